@@ -1,0 +1,39 @@
+# Two commands: `make run` and `make test`. Both create .venv and install on first use.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run test migrate seed worker beat clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+seed: migrate
+	$(PY) manage.py seed_demo
+
+run: migrate
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+test: install
+	$(PY) -m pytest
+
+worker: install
+	$(VENV)/bin/celery -A league worker --loglevel=INFO
+
+beat: install
+	$(VENV)/bin/celery -A league beat --loglevel=INFO
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache

@@ -1,0 +1,15 @@
+from django.contrib import admin
+from django.urls import include, path
+
+from league import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("accounts/", include("teams.account_urls")),
+    path("rules/", include("rules.urls")),
+    path("teams/", include("teams.urls")),
+    path("matches/", include("matches.urls")),
+    path("leagues/", include("league.app_urls")),
+    path("admin/", admin.site.urls),
+]
