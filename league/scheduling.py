@@ -1,0 +1,552 @@
+"""Pure schedule and pairing algorithms (no Django, no database).
+
+Teams are opaque hashable ids supplied by the caller; every result is a frozen dataclass.
+
+* :func:`round_robin` -- circle method reproducing the FIDE Berger tables exactly
+  (FIDE Handbook C.05, Annex 1), optionally over several cycles with colours reversed.
+* :func:`random_weekly_round` -- one random week of matchups avoiding rematches and
+  same-owner games (maximum weight matching).
+* :func:`swiss_round` -- one Swiss round paired within score groups by maximum weight matching.
+* :func:`playoff_bracket` / :func:`next_round` -- single-elimination brackets with standard
+  seeding; later rounds are created from results as they come in.
+
+Only the standard library and ``networkx`` are used.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+
+__all__ = [
+    "Pairing",
+    "Round",
+    "round_robin",
+    "random_weekly_round",
+    "SwissEntry",
+    "SwissPairing",
+    "SwissRound",
+    "swiss_round",
+    "BracketMatch",
+    "playoff_bracket",
+    "next_round",
+    "BYE_REASON",
+    "BYE_REASON_ALL_HAD_ONE",
+]
+
+TeamId = Hashable
+
+
+# ---------------------------------------------------------------------------------------------
+# Common result types
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One game: ``home`` plays ``away`` (white/black in FIDE terms)."""
+
+    home: TeamId
+    away: TeamId
+
+    @property
+    def teams(self) -> frozenset:
+        return frozenset((self.home, self.away))
+
+    def reversed(self) -> Pairing:
+        return Pairing(home=self.away, away=self.home)
+
+
+@dataclass(frozen=True)
+class Round:
+    """A numbered round: its games (board order) and the team sitting out, if any."""
+
+    number: int
+    pairings: tuple[Pairing, ...]
+    bye: TeamId | None = None
+
+    @property
+    def teams(self) -> frozenset:
+        playing = {t for p in self.pairings for t in (p.home, p.away)}
+        if self.bye is not None:
+            playing.add(self.bye)
+        return frozenset(playing)
+
+
+def _check_unique(team_ids: Iterable[TeamId]) -> list[TeamId]:
+    ids = list(team_ids)
+    if len(set(ids)) != len(ids):
+        raise ValueError("team ids must be unique")
+    return ids
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. Round robin (Berger tables)
+# ---------------------------------------------------------------------------------------------
+
+
+def _berger_round(n: int, r: int) -> list[tuple[int, int]]:
+    """Seed pairings (white, black) of round ``r`` (1-based) of the Berger table for ``n`` (even).
+
+    Derivation of the FIDE table: seeds 1..n-1 sit on a circle (arithmetic modulo n-1) and
+    seed n is fixed.  In round r the player facing seed n is p, where 2p = r + 1 (mod n-1),
+    i.e. p = (r+1)/2 for odd r and p = (r+n)/2 for even r.  Board 1 is p against n -- seed n
+    has black in odd rounds and white in even rounds.  Board k (k = 2..n/2) pairs
+    p+(k-1) (white) against p-(k-1) (black), both taken modulo n-1 into 1..n-1.
+    """
+    m = n - 1
+    p = (r + 1) // 2 if r % 2 else (r + n) // 2
+
+    def wrap(x: int) -> int:
+        return (x - 1) % m + 1
+
+    boards = [(p, n) if r % 2 else (n, p)]
+    for k in range(2, n // 2 + 1):
+        boards.append((wrap(p + k - 1), wrap(p - (k - 1))))
+    return boards
+
+
+def round_robin(team_ids: Sequence[TeamId], *, cycles: int = 1) -> list[Round]:
+    """All-play-all schedule using the FIDE Berger tables.
+
+    Seeds follow the order of ``team_ids`` (seed 1 = ``team_ids[0]``).  With an odd number of
+    teams a dummy is added as the last seed and whoever meets it has the bye.  Each further
+    cycle repeats the first one's rounds with home and away reversed on alternate cycles
+    (cycle 2 reversed, cycle 3 as cycle 1, ...); round numbers continue across cycles.
+    """
+    ids = _check_unique(team_ids)
+    if cycles < 1:
+        raise ValueError("cycles must be at least 1")
+    if len(ids) < 2:
+        return []
+    seeds: list[TeamId | None] = list(ids)
+    if len(seeds) % 2:
+        seeds.append(None)  # the dummy: pairing with it means a bye
+    n = len(seeds)
+
+    first_cycle: list[tuple[list[Pairing], TeamId | None]] = []
+    for r in range(1, n):
+        pairings: list[Pairing] = []
+        bye = None
+        for white, black in _berger_round(n, r):
+            home, away = seeds[white - 1], seeds[black - 1]
+            if home is None:
+                bye = away
+            elif away is None:
+                bye = home
+            else:
+                pairings.append(Pairing(home, away))
+        first_cycle.append((pairings, bye))
+
+    rounds: list[Round] = []
+    number = 0
+    for cycle in range(cycles):
+        for pairings, bye in first_cycle:
+            number += 1
+            games = tuple(p.reversed() for p in pairings) if cycle % 2 else tuple(pairings)
+            rounds.append(Round(number=number, pairings=games, bye=bye))
+    return rounds
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. Random weekly matchups
+# ---------------------------------------------------------------------------------------------
+
+_BYE_NODE = object()  # matching node standing for "sits out this week"
+
+
+def _count_byes(byes: Mapping[TeamId, int] | Iterable[TeamId]) -> Counter:
+    if isinstance(byes, Mapping):
+        return Counter({t: int(c) for t, c in byes.items()})
+    return Counter(byes)
+
+
+def random_weekly_round(
+    team_ids: Sequence[TeamId],
+    *,
+    owners: Mapping[TeamId, Hashable],
+    history: Collection[frozenset],
+    rng: random.Random,
+    byes: Mapping[TeamId, int] | Iterable[TeamId] = (),
+    number: int = 1,
+) -> Round:
+    """One week of random matchups.
+
+    Rules, in priority order:
+
+    1. two teams with the same owner are never paired (hard; ``ValueError`` if impossible);
+       teams missing from ``owners`` (or owned by ``None``) count as separately owned;
+    2. with an odd number of teams one team gets the bye: one with the fewest previous byes
+       (``byes`` is a mapping team -> count, or an iterable of past bye recipients with
+       repeats; singleton frozensets in ``history`` also count as byes);
+    3. pairs with the fewest previous meetings are preferred, lexicographically: first the
+       number of games at the highest meeting count is minimised, then the next, ... so no
+       rematch happens while every team can still meet someone new, and once everybody has met
+       everybody the counts are effectively reset (only differences matter);
+    4. remaining ties are broken at random with ``rng`` (deterministic for a given seed),
+       which also picks home and away.
+
+    ``history`` may contain the same pair several times (a list), one entry per meeting.
+    """
+    ids = _check_unique(team_ids)
+    if len(ids) < 2:
+        return Round(number=number, pairings=(), bye=ids[0] if ids else None)
+    present = set(ids)
+    meetings: Counter = Counter()
+    bye_count = _count_byes(byes)
+    for pair in history:
+        pair = frozenset(pair)
+        if len(pair) == 2 and pair <= present:
+            meetings[pair] += 1
+        elif len(pair) == 1 and pair <= present:
+            bye_count[next(iter(pair))] += 1
+
+    def owner(t: TeamId) -> Hashable:
+        return owners.get(t)
+
+    edges: list[tuple[TeamId, TeamId]] = []
+    for i, a in enumerate(ids):
+        for b in ids[i + 1 :]:
+            oa, ob = owner(a), owner(b)
+            if oa is not None and oa == ob:
+                continue
+            edges.append((a, b))
+    odd = len(ids) % 2 == 1
+    slots = len(ids) // 2 + (1 if odd else 0)  # edges in a complete matching
+
+    # Cost tiers (lower is better), combined into one integer so the matching is exact.
+    base = min((meetings[frozenset(e)] for e in edges), default=0)
+    radix = slots + 1  # one game at count c+1 outweighs all games at counts <= c
+    meet_cost = {e: radix ** (meetings[frozenset(e)] - base) - 1 for e in edges}
+    tie_range = 1000
+    tie_unit = 1
+    meet_unit = tie_range * (slots + 1)
+    bye_unit = meet_unit * (sum(meet_cost.values()) + 1)
+    min_byes = min(bye_count[t] for t in ids) if odd else 0
+
+    weighted: list[tuple[object, object, int]] = []
+    for e in edges:
+        cost = meet_cost[e] * meet_unit + rng.randrange(tie_range) * tie_unit
+        weighted.append((e[0], e[1], cost))
+    if odd:
+        for t in ids:
+            cost = (bye_count[t] - min_byes) * bye_unit + rng.randrange(tie_range) * tie_unit
+            weighted.append((t, _BYE_NODE, cost))
+    top = max(c for _, _, c in weighted) + 1 if weighted else 1
+
+    graph = nx.Graph()
+    graph.add_nodes_from(ids)
+    if odd:
+        graph.add_node(_BYE_NODE)
+    for a, b, cost in weighted:
+        graph.add_edge(a, b, weight=top - cost)  # every complete matching has `slots` edges
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if len(matching) != slots:
+        raise ValueError("no complete pairing exists without pairing teams of the same owner")
+
+    position = {t: i for i, t in enumerate(ids)}
+    bye = None
+    games: list[tuple[TeamId, TeamId]] = []
+    for a, b in matching:
+        if a is _BYE_NODE or b is _BYE_NODE:
+            bye = b if a is _BYE_NODE else a
+        else:
+            games.append((a, b) if position[a] < position[b] else (b, a))
+    games.sort(key=lambda g: position[g[0]])
+    pairings = tuple(
+        Pairing(a, b) if rng.random() < 0.5 else Pairing(b, a) for a, b in games
+    )
+    return Round(number=number, pairings=pairings, bye=bye)
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Swiss
+# ---------------------------------------------------------------------------------------------
+
+BYE_REASON = "bye: lowest-ranked team without a bye"
+BYE_REASON_ALL_HAD_ONE = "bye: lowest-ranked team (every team has already had a bye)"
+
+
+@dataclass(frozen=True)
+class SwissEntry:
+    """A line of the current standings: ``rank`` 1 is the leader."""
+
+    team_id: TeamId
+    score: float
+    rank: int
+
+
+@dataclass(frozen=True)
+class SwissPairing:
+    """A Swiss game.  ``home`` is the better-ranked team.
+
+    ``reason`` is ``"score group N"`` for a game inside score group N (1 = top score), and for a
+    game across groups ``"pulled up from score group Y; pulled down from score group X"`` where
+    the away team was pulled up from group Y into group X and the home team pulled down.
+    ``rematch`` is True only when a rematch could not be avoided.
+    """
+
+    home: TeamId
+    away: TeamId
+    reason: str
+    rematch: bool = False
+    home_group: int = 0
+    away_group: int = 0
+
+    @property
+    def teams(self) -> frozenset:
+        return frozenset((self.home, self.away))
+
+
+@dataclass(frozen=True)
+class SwissRound:
+    pairings: tuple[SwissPairing, ...]
+    bye: TeamId | None = None
+    bye_reason: str | None = None
+
+    @property
+    def rematches(self) -> int:
+        return sum(p.rematch for p in self.pairings)
+
+
+def swiss_round(
+    standings: Sequence[SwissEntry],
+    *,
+    history: Collection[frozenset],
+    byes_had: Collection[TeamId] = frozenset(),
+) -> SwissRound:
+    """Pair one Swiss round.
+
+    * Odd number of teams: the bye goes to the lowest-ranked team that has not had one (at most
+      one bye per team); only if every team already had one does the lowest-ranked team get a
+      second (reported with :data:`BYE_REASON_ALL_HAD_ONE`).
+    * The rest are paired by ``networkx.max_weight_matching(maxcardinality=True)`` minimising,
+      in strict priority order: (1) the number of rematches, (2) games across score groups --
+      lexicographically from the largest group distance down, so a game across non-adjacent
+      groups only happens when every pairing without one is impossible (or needs more
+      rematches), (3) a tiebreak: inside a group top half meets bottom half (1 v g/2+1, ...),
+      across groups the teams closest in rank meet.
+    * For speed the matching is first tried on edges between teams at most one score group
+      apart; it is widened (2, 4, ... groups, finally everything) only if that graph has no
+      perfect rematch-free matching.  A perfect rematch-free matching on the narrow graph is
+      optimal on the full graph too, because any game further apart costs more than all
+      narrower games together, so the restriction never changes the result.
+    """
+    entries = sorted(enumerate(standings), key=lambda ie: (ie[1].rank, ie[0]))
+    order = [e for _, e in entries]
+    ids = _check_unique(e.team_id for e in order)
+    if not order:
+        return SwissRound(pairings=())
+
+    scores = sorted({e.score for e in order}, reverse=True)
+    group_of = {e.team_id: scores.index(e.score) + 1 for e in order}
+    byes_set = set(byes_had)
+    played: set[frozenset] = {frozenset(p) for p in history if len(frozenset(p)) == 2}
+
+    bye = bye_reason = None
+    if len(order) % 2:
+        without = [e for e in order if e.team_id not in byes_set]
+        if without:
+            bye, bye_reason = without[-1].team_id, BYE_REASON
+        else:
+            bye, bye_reason = order[-1].team_id, BYE_REASON_ALL_HAD_ONE
+    players = [t for t in ids if t != bye]
+    if not players:
+        return SwissRound(pairings=(), bye=bye, bye_reason=bye_reason)
+
+    # Position of each player inside its score group (among those being paired).
+    group_members: dict[int, list[TeamId]] = {}
+    for t in players:
+        group_members.setdefault(group_of[t], []).append(t)
+    pos_in_group = {t: i for members in group_members.values() for i, t in enumerate(members)}
+    rank_pos = {t: i for i, t in enumerate(players)}
+
+    n = len(players)
+    slots = n // 2
+    tie_bound = n + 1
+    group_radix = slots + 1
+    group_unit = tie_bound * (slots + 1)
+    n_groups = len(scores)
+    max_group_cost = group_radix ** max(n_groups - 1, 1)
+    rematch_unit = group_unit * max_group_cost * (slots + 1)
+
+    def cost(a: TeamId, b: TeamId) -> int:
+        ga, gb = group_of[a], group_of[b]
+        d = abs(ga - gb)
+        if d == 0:
+            size = len(group_members[ga])
+            tie = abs(abs(pos_in_group[a] - pos_in_group[b]) - size // 2)
+        else:
+            tie = abs(rank_pos[a] - rank_pos[b]) - 1
+        c = (group_radix**d - 1) * group_unit + min(tie, n)
+        if frozenset((a, b)) in played:
+            c += rematch_unit
+        return c
+
+    top = rematch_unit * 2 + 1
+
+    def solve(max_distance: int) -> set:
+        graph = nx.Graph()
+        graph.add_nodes_from(players)
+        for i, a in enumerate(players):
+            for b in players[i + 1 :]:
+                if abs(group_of[a] - group_of[b]) <= max_distance:
+                    graph.add_edge(a, b, weight=top - cost(a, b))
+        return nx.max_weight_matching(graph, maxcardinality=True)
+
+    distance = 1
+    while True:
+        full = distance >= n_groups - 1
+        matching = solve(n_groups if full else distance)
+        perfect = len(matching) == slots
+        clean = perfect and not any(frozenset(m) in played for m in matching)
+        if full or clean:
+            break
+        distance *= 2
+    if len(matching) != slots:  # pragma: no cover - the complete graph always has one
+        raise RuntimeError("no complete Swiss pairing found")
+
+    pairings: list[SwissPairing] = []
+    for a, b in matching:
+        home, away = (a, b) if rank_pos[a] < rank_pos[b] else (b, a)
+        gh, ga = group_of[home], group_of[away]
+        if gh == ga:
+            reason = f"score group {gh}"
+        else:
+            reason = f"pulled up from score group {ga}; pulled down from score group {gh}"
+        pairings.append(
+            SwissPairing(
+                home=home,
+                away=away,
+                reason=reason,
+                rematch=frozenset((a, b)) in played,
+                home_group=gh,
+                away_group=ga,
+            )
+        )
+    pairings.sort(key=lambda p: rank_pos[p.home])
+    return SwissRound(pairings=tuple(pairings), bye=bye, bye_reason=bye_reason)
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Playoffs
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    """A knockout game.  ``slot`` is the 0-based position within ``round`` (round 1 first);
+    the winners of slots 2k and 2k+1 meet in slot k of the next round.  ``away`` is ``None``
+    for a first-round bye (``home`` advances).  The better (lower) seed is ``home``."""
+
+    round: int
+    slot: int
+    home: TeamId
+    away: TeamId | None
+    home_seed: int
+    away_seed: int | None
+
+    @property
+    def is_bye(self) -> bool:
+        return self.away is None
+
+
+def _bracket_order(size: int) -> list[int]:
+    """Seed order of the first-round lines for a bracket of ``size`` (a power of two).
+
+    Sub-brackets are the standard ones (the two halves of a sub-bracket whose final is played
+    with R teams left have top seeds summing to R+1).  Layout: the top seed's sub-bracket is
+    drawn first only on seed 1's path; elsewhere the sub-bracket holding the better seed is
+    drawn last, and in a first-round game the better seed comes first.  For 16 this gives the
+    classic 1,16,8,9,5,12,4,13,6,11,3,14,7,10,2,15.
+    """
+
+    def layout(top: int, width: int) -> list[int]:
+        if width == 1:
+            return [top]
+        half = width // 2
+        other = 2 * size // width + 1 - top
+        if width == 2:
+            return [min(top, other), max(top, other)]
+        a, b = layout(top, half), layout(other, half)
+        return a + b if top == 1 else b + a
+
+    return layout(1, size)
+
+
+def playoff_bracket(seeded_team_ids: Sequence[TeamId]) -> list[BracketMatch]:
+    """First round of a single-elimination bracket; ``seeded_team_ids[0]`` is seed 1.
+
+    Any number of teams >= 2: the bracket is the next power of two and the missing low seeds
+    are byes, so the top seeds get them (as ``BracketMatch`` with ``away=None``).
+    """
+    ids = _check_unique(seeded_team_ids)
+    if len(ids) < 2:
+        raise ValueError("a playoff needs at least two teams")
+    size = 1
+    while size < len(ids):
+        size *= 2
+    order = _bracket_order(size)
+    matches = []
+    for slot in range(size // 2):
+        s1, s2 = order[2 * slot], order[2 * slot + 1]
+        hi, lo = min(s1, s2), max(s1, s2)
+        away, away_seed = (ids[lo - 1], lo) if lo <= len(ids) else (None, None)
+        matches.append(
+            BracketMatch(round=1, slot=slot, home=ids[hi - 1], away=away,
+                         home_seed=hi, away_seed=away_seed)
+        )
+    return matches
+
+
+def next_round(
+    bracket_round_results: Mapping[BracketMatch, TeamId | None]
+    | Iterable[tuple[BracketMatch, TeamId | None]],
+) -> list[BracketMatch]:
+    """The next round from a complete round's results ``(match, winner)``.
+
+    A bye's winner may be given as ``None`` (its ``home`` advances).  Returns ``[]`` after the
+    final.  Raises ``ValueError`` for an incomplete or inconsistent round.
+    """
+    items = (
+        list(bracket_round_results.items())
+        if isinstance(bracket_round_results, Mapping)
+        else list(bracket_round_results)
+    )
+    if not items:
+        raise ValueError("no results given")
+    rounds = {m.round for m, _ in items}
+    if len(rounds) != 1:
+        raise ValueError("results must all belong to one round")
+    (rnd,) = rounds
+    by_slot: dict[int, tuple[TeamId, int]] = {}
+    for match, winner in items:
+        if match.slot in by_slot:
+            raise ValueError(f"slot {match.slot} given twice")
+        if winner is None:
+            if not match.is_bye:
+                raise ValueError(f"slot {match.slot} needs a winner")
+            winner = match.home
+        if winner == match.home:
+            by_slot[match.slot] = (match.home, match.home_seed)
+        elif winner == match.away and not match.is_bye:
+            by_slot[match.slot] = (match.away, match.away_seed)
+        else:
+            raise ValueError(f"{winner!r} did not play in slot {match.slot}")
+    count = len(by_slot)
+    if sorted(by_slot) != list(range(count)) or count & (count - 1):
+        raise ValueError("results must cover a whole round (slots 0..2^k-1)")
+    if count == 1:
+        return []
+    matches = []
+    for slot in range(count // 2):
+        (t1, s1), (t2, s2) = by_slot[2 * slot], by_slot[2 * slot + 1]
+        if s2 < s1:
+            (t1, s1), (t2, s2) = (t2, s2), (t1, s1)
+        matches.append(
+            BracketMatch(round=rnd + 1, slot=slot, home=t1, away=t2, home_seed=s1, away_seed=s2)
+        )
+    return matches
