@@ -1,0 +1,17 @@
+"""Pure-Python rules engine for Ninja All-Stars (standard library only).
+
+Nothing in this package may import Django or any third-party module: the
+Django app in :mod:`rules` wraps it, never the other way round.  Every
+random function takes ``rng: random.Random`` as a keyword-only argument
+and records every die face it rolls, so results can be persisted and
+replayed.
+
+Modules:
+
+* :mod:`.dice` -- the six elements, opposition pairs, rolling, rerolls.
+* :mod:`.affinity` -- affinity tests and opposed affinity tests.
+* :mod:`.combat` -- dice pools, eliminations, choosing the combat result.
+* :mod:`.odds` -- exact combat-result probabilities by enumeration.
+* :mod:`.league` -- XP levels, team rating, underdog bonuses, revenue,
+  downtime, advancement rolls, random challenge generator, match XP.
+"""
