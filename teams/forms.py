@@ -1,0 +1,101 @@
+from __future__ import annotations
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+
+from rules.models import Clan, SpecialAbility
+from teams.models import Team
+
+
+class CrispyMixin:
+    submit_label = "Save"
+
+    def _setup_helper(self) -> None:
+        self.helper = FormHelper()
+        self.helper.add_input(Submit("submit", self.submit_label, css_class="btn-primary"))
+
+
+class SignUpForm(CrispyMixin, UserCreationForm):
+    submit_label = "Sign up"
+    email = forms.EmailField(required=False, help_text="Optional: for league newsletters.")
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup_helper()
+
+
+class TeamCreateForm(CrispyMixin, forms.Form):
+    submit_label = "Create team"
+    name = forms.CharField(max_length=80)
+    clan = forms.ModelChoiceField(queryset=Clan.objects.all(), empty_label=None, help_text="One clan per team.")
+    league = forms.ModelChoiceField(queryset=None, required=False, help_text="Apply to join a league (optional).")
+
+    def __init__(self, *args, **kwargs):
+        from league.models import League
+
+        super().__init__(*args, **kwargs)
+        self.fields["league"].queryset = League.objects.all()
+        self.fields["clan"].label_from_instance = lambda c: f"{c.name} ({c.element})"
+        self._setup_helper()
+
+
+class RecruitForm(CrispyMixin, forms.Form):
+    submit_label = "Recruit"
+    name = forms.CharField(max_length=60, required=False, help_text="Leave blank for a default name.")
+    abilities = forms.ModelMultipleChoiceField(
+        queryset=SpecialAbility.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, profile, default_name: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.profile = profile
+        self.fields["name"].initial = default_name
+        abilities_qs = SpecialAbility.objects.filter(profile=profile)
+        n = profile.choose_abilities
+        if n == 1:
+            field = forms.ModelChoiceField(queryset=abilities_qs, widget=forms.RadioSelect, empty_label=None)
+        elif n > 1:
+            field = forms.ModelMultipleChoiceField(queryset=abilities_qs, widget=forms.CheckboxSelectMultiple)
+        else:
+            field = None
+        if field is None:
+            del self.fields["abilities"]
+        else:
+            field.label = f"Choose {n} special abilit{'y' if n == 1 else 'ies'}"
+            field.label_from_instance = lambda a: f"{a.name}: {a.text}"
+            field.error_messages["required"] = f"Choose {n} special abilit{'y' if n == 1 else 'ies'} for the {profile.name}."
+            self.fields["abilities"] = field
+        self.submit_label = f"Recruit for {profile.koban} koban"
+        self._setup_helper()
+
+    def clean_abilities(self):
+        value = self.cleaned_data.get("abilities")
+        if value is None:
+            return []
+        if isinstance(value, SpecialAbility):
+            return [value]
+        return list(value)
+
+
+class NinjaRenameForm(CrispyMixin, forms.Form):
+    submit_label = "Rename"
+    name = forms.CharField(max_length=60)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup_helper()
+
+
+class TreasuryCorrectionForm(CrispyMixin, forms.Form):
+    submit_label = "Post correction"
+    amount = forms.IntegerField(min_value=-10000, max_value=10000, help_text="Koban to add (negative to remove).")
+    note = forms.CharField(max_length=200)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup_helper()

@@ -1,0 +1,190 @@
+"""Teams, their ninja (roster members), the treasury ledger and ninja progression.
+
+State is derived from recorded events: the treasury balance is the last ledger row's balance
+(kept in step on Team.treasury inside the same transaction, never negative by constraint), XP is
+the sum of XpEvent rows (kept in step on Ninja.xp), attributes are base profile plus Advancement
+rows. The team rating is computed by rules.engine.league.team_rating, never stored by hand.
+"""
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+from rules.models import Keyword, Profile, SpecialAbility
+
+
+class Team(models.Model):
+    class Status(models.TextChoices):
+        BUILDING = "building", "Building"
+        READY = "ready", "Ready"
+        RETIRED = "retired", "Retired"
+
+    class EntryStatus(models.TextChoices):
+        NONE = "none", "Not in a league"
+        PENDING = "pending", "Applied"
+        ACCEPTED = "accepted", "Accepted"
+        REFUSED = "refused", "Refused"
+
+    name = models.CharField(max_length=80)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="teams")
+    clan = models.ForeignKey("rules.Clan", on_delete=models.PROTECT, related_name="teams")
+    league = models.ForeignKey(
+        "league.League", null=True, blank=True, on_delete=models.PROTECT, related_name="teams"
+    )
+    entry_status = models.CharField(max_length=10, choices=EntryStatus.choices, default=EntryStatus.NONE)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.BUILDING)
+    treasury = models.IntegerField(default=0, help_text="Kept in step with the ledger; never edit by hand")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(condition=models.Q(treasury__gte=0), name="team_treasury_not_negative"),
+            models.UniqueConstraint(fields=["league", "name"], name="team_name_unique_in_league"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("teams:detail", kwargs={"pk": self.pk})
+
+
+class Ninja(models.Model):
+    """A model on a team's roster (called a ninja even when it is a hero or a ronin)."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "On the roster"
+        RELEASED = "released", "Released"
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="ninjas")
+    profile = models.ForeignKey(Profile, on_delete=models.PROTECT, related_name="ninjas")
+    name = models.CharField(max_length=60)
+    chosen_abilities = models.ManyToManyField(SpecialAbility, blank=True, related_name="chosen_by")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
+    xp = models.PositiveIntegerField(default=0, help_text="Sum of XP events, kept in step")
+    misses_games = models.PositiveSmallIntegerField(default=0, help_text="Games still to miss (downtime)")
+    starts_in_healing_house = models.BooleanField(default=False)
+    hired_at = models.DateTimeField(auto_now_add=True)
+    released_at = models.DateTimeField(null=True, blank=True)
+    release_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["team", "profile__order", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["team", "name"], condition=models.Q(status="active"), name="ninja_name_unique_active"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == self.Status.ACTIVE
+
+
+class Advancement(models.Model):
+    """One advancement a ninja has taken (each counts +1 to team rating)."""
+
+    class Kind(models.TextChoices):
+        KEYWORD = "keyword", "New keyword"
+        ATTACK = "attack", "+1 Attack"
+        DEFENSE = "defense", "+1 Defense"
+        MOVEMENT = "movement", "+1 Movement"
+        AFFINITY = "affinity", "Additional affinity"
+
+    ninja = models.ForeignKey(Ninja, on_delete=models.CASCADE, related_name="advancements")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    keyword = models.ForeignKey(Keyword, null=True, blank=True, on_delete=models.PROTECT)
+    affinity = models.CharField(max_length=10, blank=True)
+    roll = models.OneToOneField(
+        "teams.AdvancementRoll", null=True, blank=True, on_delete=models.PROTECT, related_name="advancement"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ninja", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["ninja", "keyword"], condition=models.Q(keyword__isnull=False), name="no_keyword_twice"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.kind == self.Kind.KEYWORD and self.keyword_id:
+            return f"Keyword: {self.keyword}"
+        if self.kind == self.Kind.AFFINITY:
+            return f"Affinity: {self.affinity}"
+        return self.get_kind_display()
+
+
+class AdvancementRoll(models.Model):
+    """An advancement roll earned by reaching a new experience level; pending until chosen."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        CHOSEN = "chosen", "Chosen"
+        VOIDED = "voided", "Voided"
+
+    ninja = models.ForeignKey(Ninja, on_delete=models.CASCADE, related_name="advancement_rolls")
+    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="advancement_rolls")
+    level = models.PositiveSmallIntegerField(help_text="Experience level reached")
+    faces = models.JSONField(help_text="The two dice faces rolled")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["ninja", "id"]
+
+    @property
+    def is_doubles(self) -> bool:
+        return len(self.faces) == 2 and self.faces[0] == self.faces[1]
+
+
+class XpEvent(models.Model):
+    """An XP gain (or a negative compensating row when a result is voided)."""
+
+    ninja = models.ForeignKey(Ninja, on_delete=models.CASCADE, related_name="xp_events")
+    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="xp_events")
+    amount = models.IntegerField()
+    reason = models.CharField(max_length=80)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+
+class TreasuryEntry(models.Model):
+    """The koban ledger: every change of a team's treasury is one row; history is never edited."""
+
+    class Reason(models.TextChoices):
+        STARTING = "starting", "Starting koban"
+        RECRUIT = "recruit", "Recruitment"
+        REVENUE = "revenue", "Revenue"
+        UNDERDOG = "underdog", "Underdog bonus koban"
+        SHOJO = "shojo", "Shrewd Negotiator (Shojo)"
+        UPKEEP = "upkeep", "Ronin upkeep"
+        CORRECTION = "correction", "Correction by the master"
+        VOID = "void", "Voided result"
+
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="ledger")
+    amount = models.IntegerField()
+    reason = models.CharField(max_length=12, choices=Reason.choices)
+    note = models.CharField(max_length=200, blank=True)
+    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="treasury_entries")
+    balance_after = models.IntegerField()
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["team", "id"]
+        verbose_name_plural = "treasury entries"
+        constraints = [
+            models.CheckConstraint(condition=models.Q(balance_after__gte=0), name="ledger_balance_not_negative"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team}: {self.amount:+d} ({self.get_reason_display()})"

@@ -1,0 +1,146 @@
+"""Reads for teams: the team scroll, team lists with ratings, in a bounded number of queries."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Prefetch, QuerySet
+
+from rules.engine import league as rules_league
+from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry
+
+ACTIVE = Ninja.Status.ACTIVE
+
+
+def roster_prefetch(to_attr: str = "roster") -> Prefetch:
+    """Active ninja with everything the scroll and the rating need (fixed number of queries)."""
+    return Prefetch(
+        "ninjas",
+        queryset=Ninja.objects.filter(status=ACTIVE)
+        .select_related("profile")
+        .prefetch_related(
+            "profile__keywords",
+            "profile__abilities",
+            "chosen_abilities",
+            Prefetch("advancements", queryset=Advancement.objects.select_related("keyword").order_by("id")),
+            Prefetch(
+                "advancement_rolls",
+                queryset=AdvancementRoll.objects.filter(status=AdvancementRoll.Status.PENDING).order_by("id"),
+                to_attr="pending_rolls",
+            ),
+        )
+        .order_by("profile__order", "id"),
+        to_attr=to_attr,
+    )
+
+
+def ninja_snapshot(ninja: Ninja) -> rules_league.NinjaSnapshot:
+    profile = ninja.profile
+    return rules_league.NinjaSnapshot(
+        koban_cost=profile.koban,
+        is_hero=profile.kind == profile.Kind.HERO,
+        is_ronin=profile.kind == profile.Kind.RONIN,
+        advancements=len(ninja.advancements.all()),
+        upkeep=profile.upkeep or 0,
+        name=ninja.name,
+    )
+
+
+def team_snapshot(team: Team, roster: list[Ninja] | None = None) -> rules_league.TeamSnapshot:
+    """Convert at the edge: the roster as the rules engine sees it."""
+    if roster is None:
+        roster = getattr(team, "roster", None)
+    if roster is None:
+        roster = list(
+            Ninja.objects.filter(team=team, status=ACTIVE)
+            .select_related("profile")
+            .prefetch_related("advancements")
+        )
+    return rules_league.TeamSnapshot(ninjas=tuple(ninja_snapshot(n) for n in roster), name=team.name)
+
+
+def team_rating(team: Team) -> int:
+    return rules_league.team_rating(team_snapshot(team))
+
+
+@dataclass
+class NinjaLine:
+    """One line of the team scroll: a ninja's current profile (base plus advancements)."""
+
+    ninja: Ninja
+    movement: int
+    attack: int
+    defense: int
+    affinities: list[str]
+    base_keywords: list[str]
+    gained_keywords: list[str]
+    abilities: list[str]
+    level_name: str
+    advancements: list[str]
+    pending_rolls: list[AdvancementRoll] = field(default_factory=list)
+
+    @property
+    def availability(self) -> str:
+        if self.ninja.misses_games:
+            n = self.ninja.misses_games
+            return f"Misses the next {n} game{'s' if n != 1 else ''}"
+        if self.ninja.starts_in_healing_house:
+            return "Starts the next game in the Healing House"
+        return "Fit"
+
+
+def ninja_line(ninja: Ninja) -> NinjaLine:
+    profile = ninja.profile
+    advs = list(ninja.advancements.all())
+    mv = profile.movement + sum(1 for a in advs if a.kind == Advancement.Kind.MOVEMENT)
+    at = profile.attack + sum(1 for a in advs if a.kind == Advancement.Kind.ATTACK)
+    df = profile.defense + sum(1 for a in advs if a.kind == Advancement.Kind.DEFENSE)
+    affinities = list(profile.affinities) + [a.affinity for a in advs if a.kind == Advancement.Kind.AFFINITY]
+    if profile.choose_abilities:
+        abilities = [a.name for a in ninja.chosen_abilities.all()]
+    else:
+        abilities = [a.name for a in profile.abilities.all()]
+    return NinjaLine(
+        ninja=ninja,
+        movement=mv,
+        attack=at,
+        defense=df,
+        affinities=affinities,
+        base_keywords=[k.name for k in profile.keywords.all()],
+        gained_keywords=[a.keyword.name for a in advs if a.kind == Advancement.Kind.KEYWORD and a.keyword_id],
+        abilities=abilities,
+        level_name=rules_league.xp_level(ninja.xp).name,
+        advancements=[str(a) for a in advs],
+        pending_rolls=list(getattr(ninja, "pending_rolls", [])),
+    )
+
+
+def team_for_scroll(pk: int) -> Team:
+    return (
+        Team.objects.select_related("clan", "owner", "league")
+        .prefetch_related(roster_prefetch())
+        .get(pk=pk)
+    )
+
+
+def team_game_records(team: Team) -> QuerySet:
+    """The team's played matches (newest first) with opponents and All-Stars, fixed query count."""
+    from matches.models import Match, MatchNinja, MatchTeam
+
+    return (
+        MatchTeam.objects.filter(team=team, match__status=Match.Status.CONFIRMED)
+        .select_related("match", "match__challenge")
+        .prefetch_related(
+            Prefetch("match__sides", queryset=MatchTeam.objects.select_related("team").order_by("slot")),
+            Prefetch("ninjas", queryset=MatchNinja.objects.filter(all_star_awards__gt=0), to_attr="all_stars"),
+        )
+        .order_by("-match__date", "-match_id")
+    )
+
+
+def recent_ledger(team: Team, limit: int = 8) -> list[TreasuryEntry]:
+    return list(team.ledger.select_related("match").order_by("-id")[:limit])
+
+
+def teams_with_ratings(queryset: QuerySet | None = None) -> QuerySet:
+    qs = queryset if queryset is not None else Team.objects.all()
+    return qs.select_related("clan", "owner", "league").prefetch_related(roster_prefetch())

@@ -1,0 +1,199 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from rules.models import Profile
+from teams import selectors, services
+from teams.forms import NinjaRenameForm, RecruitForm, SignUpForm, TeamCreateForm
+from teams.models import Ninja, Team
+from teams.permissions import can_manage_team, require_manage_team
+
+
+def _apply_errors(form, exc: ValidationError) -> None:
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        for message in exc.messages:
+            form.add_error(None, message)
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("home")
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, f"Welcome, {user.username}! Create your first team.")
+        return redirect("teams:create")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def team_list(request: HttpRequest) -> HttpResponse:
+    from rules.engine.league import team_rating
+
+    qs = selectors.teams_with_ratings(Team.objects.exclude(status=Team.Status.RETIRED)).order_by("name")
+    page = Paginator(qs, 25).get_page(request.GET.get("page"))
+    rows = [(t, team_rating(selectors.team_snapshot(t))) for t in page.object_list]
+    return render(request, "teams/team_list.html", {"page": page, "rows": rows})
+
+
+@login_required
+def team_create(request: HttpRequest) -> HttpResponse:
+    form = TeamCreateForm(request.POST or None, initial={"league": request.GET.get("league")})
+    if request.method == "POST" and form.is_valid():
+        try:
+            team = services.team_create(
+                owner=request.user,
+                name=form.cleaned_data["name"],
+                clan=form.cleaned_data["clan"],
+                league=form.cleaned_data["league"],
+            )
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, f"{team.name} is founded with {team.treasury} koban. Recruit your ninja.")
+            return redirect("teams:recruit", pk=team.pk)
+    return render(request, "teams/team_create.html", {"form": form})
+
+
+def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    try:
+        team = selectors.team_for_scroll(pk)
+    except Team.DoesNotExist:
+        from django.http import Http404
+
+        raise Http404("No such team")
+    lines = [selectors.ninja_line(n) for n in team.roster]
+    from rules.engine.league import team_rating
+
+    context = {
+        "team": team,
+        "lines": lines,
+        "rating": team_rating(selectors.team_snapshot(team)),
+        "records": list(selectors.team_game_records(team)),
+        "ledger": selectors.recent_ledger(team),
+        "can_manage": can_manage_team(request.user, team),
+        "problems": services.roster_problems(team=team) if team.status == Team.Status.BUILDING else [],
+    }
+    return render(request, "teams/team_detail.html", context)
+
+
+def team_ledger(request: HttpRequest, pk: int) -> HttpResponse:
+    team = get_object_or_404(Team.objects.select_related("clan"), pk=pk)
+    page = Paginator(team.ledger.select_related("match").order_by("-id"), 50).get_page(request.GET.get("page"))
+    return render(request, "teams/team_ledger.html", {"team": team, "page": page})
+
+
+@login_required
+def recruit(request: HttpRequest, pk: int) -> HttpResponse:
+    team = get_object_or_404(Team.objects.select_related("clan", "league"), pk=pk)
+    require_manage_team(request.user, team)
+    profiles = list(
+        Profile.objects.filter(clan=team.clan).prefetch_related("keywords").order_by("order")
+    ) + list(Profile.objects.filter(kind=Profile.Kind.RONIN).prefetch_related("keywords").order_by("order"))
+    counts: dict[int, int] = {}
+    for pid in team.ninjas.filter(status=Ninja.Status.ACTIVE).values_list("profile_id", flat=True):
+        counts[pid] = counts.get(pid, 0) + 1
+    rows = []
+    for p in profiles:
+        have = counts.get(p.pk, 0)
+        if p.is_hero:
+            full = have >= 1
+        else:
+            full = p.allowance_max is not None and have >= p.allowance_max
+        rows.append({"profile": p, "have": have, "full": full, "affordable": p.koban <= team.treasury})
+    context = {
+        "team": team,
+        "clan_rows": [r for r in rows if r["profile"].kind != Profile.Kind.RONIN],
+        "ronin_rows": [r for r in rows if r["profile"].kind == Profile.Kind.RONIN],
+        "problems": services.roster_problems(team=team),
+    }
+    return render(request, "teams/recruit.html", context)
+
+
+@login_required
+def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
+    team = get_object_or_404(Team.objects.select_related("clan", "league"), pk=pk)
+    require_manage_team(request.user, team)
+    profile = get_object_or_404(Profile.objects.select_related("clan"), slug=slug)
+    form = RecruitForm(
+        request.POST or None, profile=profile, default_name=services.default_ninja_name(team=team, profile=profile)
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            ninja = services.team_recruit(
+                team=team,
+                profile=profile,
+                name=form.cleaned_data["name"],
+                chosen_abilities=form.cleaned_data.get("abilities", []),
+                actor=request.user,
+            )
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, f"{ninja.name} joins {team.name} for {profile.koban} koban.")
+            return redirect("teams:recruit", pk=team.pk)
+    else:
+        if request.method == "GET":
+            problems = services.recruit_errors(team=team, profile=profile, chosen_abilities=[])
+            # Ability choice is made in this form; show only the other blockers up front.
+            for message in problems:
+                if not message.startswith("Choose"):
+                    form.add_error(None, message)
+    return render(request, "teams/recruit_profile.html", {"team": team, "profile": profile, "form": form})
+
+
+@login_required
+def ninja_release(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
+    team = get_object_or_404(Team.objects.select_related("league"), pk=pk)
+    require_manage_team(request.user, team)
+    ninja = get_object_or_404(Ninja.objects.select_related("profile"), pk=ninja_pk, team=team, status=Ninja.Status.ACTIVE)
+    if request.method == "POST":
+        try:
+            services.ninja_release(ninja=ninja)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, f"{ninja.name} has left {team.name}. No koban are refunded.")
+        return redirect(team)
+    return render(request, "teams/ninja_release_confirm.html", {"team": team, "ninja": ninja})
+
+
+@login_required
+def ninja_rename(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
+    team = get_object_or_404(Team.objects.select_related("league"), pk=pk)
+    require_manage_team(request.user, team)
+    ninja = get_object_or_404(Ninja, pk=ninja_pk, team=team, status=Ninja.Status.ACTIVE)
+    form = NinjaRenameForm(request.POST or None, initial={"name": ninja.name})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.ninja_rename(ninja=ninja, name=form.cleaned_data["name"])
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, "Renamed.")
+            return redirect(team)
+    return render(request, "teams/ninja_rename.html", {"team": team, "ninja": ninja, "form": form})
+
+
+@login_required
+@require_POST
+def team_ready(request: HttpRequest, pk: int) -> HttpResponse:
+    team = get_object_or_404(Team.objects.select_related("league"), pk=pk)
+    require_manage_team(request.user, team)
+    try:
+        services.team_mark_ready(team=team)
+    except ValidationError as exc:
+        messages.error(request, "The roster is not legal yet: " + " ".join(exc.messages))
+    else:
+        messages.success(request, f"{team.name} is ready to play.")
+    return redirect(team)

@@ -1,0 +1,72 @@
+"""factory_boy factories and roster helpers shared by the test suite."""
+from __future__ import annotations
+
+import factory
+from django.contrib.auth import get_user_model
+
+from league.models import League
+from rules.models import Clan, Profile
+from teams import services
+from teams.models import Team
+
+PASSWORD = "s3cret-Moon-Pass!"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"player{n}")
+    email = factory.LazyAttribute(lambda u: f"{u.username}@example.org")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def _save(obj, create, extracted, **kwargs):
+        if create:
+            obj.save()
+
+
+class LeagueFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = League
+
+    name = factory.Sequence(lambda n: f"League {n}")
+    slug = factory.Sequence(lambda n: f"league-{n}")
+    master = factory.SubFactory(UserFactory)
+
+
+def make_team(clan: str = "tora", *, owner=None, name: str | None = None, league=None) -> Team:
+    owner = owner or UserFactory()
+    name = name or f"Team {Team.objects.count() + 1}"
+    return services.team_create(owner=owner, name=name, clan=Clan.objects.get(slug=clan), league=league)
+
+
+def recruit(team: Team, slug: str, count: int = 1, name: str = ""):
+    """Recruit `count` models of profile `slug`, choosing the first ability where one must be chosen."""
+    profile = Profile.objects.get(slug=slug)
+    made = []
+    for _ in range(count):
+        chosen = list(profile.abilities.all()[: profile.choose_abilities])
+        made.append(services.team_recruit(team=team, profile=profile, name=name if count == 1 else "", chosen_abilities=chosen))
+    return made if count > 1 else made[0]
+
+
+# Five-plus legal starting rosters (slug, count), each spending close to 100 koban.
+STARTING_ROSTERS = {
+    "tora": [("tora-chunin", 1), ("tora-kaiken", 3), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 2)],
+    "yamazaru": [("yamazaru-chunin", 1), ("yamazaru-kaiken", 4), ("yamazaru-yajiri", 2), ("yamazaru-son-goku", 1)],
+    "kitsune": [("kitsune-chunin", 1), ("kitsune-kaiken", 3), ("kitsune-yajiri", 2), ("kitsune-kunoichi", 2), ("kitsune-tamamo-no-mae", 1)],
+    "ika": [("ika-chunin", 1), ("ika-kaiken", 4), ("ika-yajiri", 2), ("ika-kunoichi", 2), ("ika-madoushi", 1)],
+    "tanchyo": [("tanchyo-chunin", 1), ("tanchyo-yajiri", 4), ("tanchyo-kaiken", 1), ("tanchyo-karura", 1), ("tengu", 1), ("tanchyo-kunoichi", 1)],
+    "ijin": [("ijin-chunin", 1), ("ijin-kaiken", 2), ("ijin-kunoichi", 2), ("ijin-bomechan", 1), ("ijin-yajiri", 2)],
+}
+
+
+def make_legal_team(clan: str = "tora", **kwargs) -> Team:
+    team = make_team(clan=clan, **kwargs)
+    for slug, count in STARTING_ROSTERS[clan]:
+        recruit(team, slug, count)
+    team.refresh_from_db()
+    return team
