@@ -1,5 +1,15 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from rules import views
 
 app_name = "rules"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("clans/<slug:slug>/", views.clan, name="clan"),
+    path("ronin/", views.ronin, name="ronin"),
+    path("keywords/", views.keywords, name="keywords"),
+    path("challenges/", views.challenges, name="challenges"),
+    path("status-effects/", views.status_effects, name="status_effects"),
+    path("tables/", views.tables, name="tables"),
+]
