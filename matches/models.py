@@ -42,6 +42,10 @@ class Match(models.Model):
     confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     confirmed_at = models.DateTimeField(null=True, blank=True)
     sequence_applied_at = models.DateTimeField(null=True, blank=True)
+    result_draft = models.JSONField(null=True, blank=True, help_text="Result form saved mid-game")
+    submitted_record = models.JSONField(
+        null=True, blank=True, help_text="The submitted result awaiting confirmation (match record and choices)"
+    )
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -82,7 +86,6 @@ class MatchTeam(models.Model):
     points = models.PositiveSmallIntegerField(null=True, blank=True)
     outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True)
     koban_earned = models.IntegerField(default=0)
-    draft = models.JSONField(null=True, blank=True, help_text="Result entry saved mid-game")
 
     class Meta:
         ordering = ["match", "slot"]

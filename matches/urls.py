@@ -1,5 +1,15 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from matches import views
 
 app_name = "matches"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("<int:pk>/", views.match_detail, name="detail"),
+    path("<int:pk>/sheet/", views.presheet, name="presheet"),
+    path("<int:pk>/kick-off/", views.kick_off, name="kick_off"),
+    path("<int:pk>/result/", views.result_entry, name="result"),
+    path("<int:pk>/confirm/", views.confirm, name="confirm"),
+    path("<int:pk>/void/", views.void, name="void"),
+    path("advancement/<int:roll_pk>/", views.advancement_choose, name="advancement_choose"),
+]

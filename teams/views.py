@@ -28,7 +28,7 @@ def _apply_errors(form, exc: ValidationError) -> None:
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
-    form = SignUpForm(request.POST or None)
+    form = SignUpForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -48,7 +48,7 @@ def team_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def team_create(request: HttpRequest) -> HttpResponse:
-    form = TeamCreateForm(request.POST or None, initial={"league": request.GET.get("league")})
+    form = TeamCreateForm(request.POST if request.method == "POST" else None, initial={"league": request.GET.get("league")})
     if request.method == "POST" and form.is_valid():
         try:
             team = services.team_create(
@@ -126,7 +126,7 @@ def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
     require_manage_team(request.user, team)
     profile = get_object_or_404(Profile.objects.select_related("clan"), slug=slug)
     form = RecruitForm(
-        request.POST or None, profile=profile, default_name=services.default_ninja_name(team=team, profile=profile)
+        request.POST if request.method == "POST" else None, profile=profile, default_name=services.default_ninja_name(team=team, profile=profile)
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -173,7 +173,7 @@ def ninja_rename(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("league"), pk=pk)
     require_manage_team(request.user, team)
     ninja = get_object_or_404(Ninja, pk=ninja_pk, team=team, status=Ninja.Status.ACTIVE)
-    form = NinjaRenameForm(request.POST or None, initial={"name": ninja.name})
+    form = NinjaRenameForm(request.POST if request.method == "POST" else None, initial={"name": ninja.name})
     if request.method == "POST" and form.is_valid():
         try:
             services.ninja_rename(ninja=ninja, name=form.cleaned_data["name"])

@@ -1,0 +1,158 @@
+"""Result entry: one dynamic form for the whole match, laid out per team and per model for a phone."""
+from __future__ import annotations
+
+from crispy_forms.helper import FormHelper
+from django import forms
+
+from rules.engine.dice import Element
+from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
+
+FACE_CHOICES = [("", "—")] + [(e.value, e.value) for e in Element]
+
+
+def _count(label: str) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=label, min_value=0, max_value=50, initial=0, required=False,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "form-control form-control-sm count-input"}),
+    )
+
+
+class ResultForm(forms.Form):
+    """Fields: s{slot}_points; n{id}_played/_injuries/_chunin_stuns/_reveals/_feat_{key}/_hh/_allstar;
+    u{id} (ronin upkeep: pay/release); d{id} (downtime die, when players roll at the table)."""
+
+    def __init__(self, *args, match, sides, award_keys: list[tuple[str, str, int]], entered_dice: bool, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.match = match
+        self.sides = sides
+        self.award_keys = award_keys
+        self.entered_dice = entered_dice
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+        self.layout_groups = []
+        for side in sides:
+            team_fields = {"side": side, "points": f"s{side.slot}_points", "ninjas": [], "ronin": []}
+            self.fields[team_fields["points"]] = forms.IntegerField(
+                label=f"{side.team.name}: points", min_value=0, max_value=99,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                error_messages={"required": f"Enter the points scored by {side.team.name}."},
+            )
+            for row in side.roster_snapshot or []:
+                nid = row["id"]
+                prefix = f"n{nid}_"
+                names = {}
+                if row["available"]:
+                    self.fields[prefix + "played"] = forms.BooleanField(label="On the board", required=False, initial=True)
+                    self.fields[prefix + "injuries"] = _count("Injuries inflicted")
+                    names["injuries"] = prefix + "injuries"
+                    if not row["is_chunin"]:
+                        self.fields[prefix + "chunin_stuns"] = _count("Stuns on a chunin")
+                        names["chunin_stuns"] = prefix + "chunin_stuns"
+                    self.fields[prefix + "reveals"] = _count("Reveals")
+                    names["reveals"] = prefix + "reveals"
+                    for key, feat, xp in award_keys:
+                        self.fields[f"{prefix}feat_{key}"] = _count(f"{feat} ({xp} XP)")
+                        names[f"feat_{key}"] = f"{prefix}feat_{key}"
+                    self.fields[prefix + "hh"] = forms.BooleanField(label="Ended in the Healing House", required=False)
+                    self.fields[prefix + "allstar"] = forms.BooleanField(label="Ninja All-Star", required=False)
+                    if entered_dice:
+                        self.fields[f"d{nid}"] = forms.ChoiceField(
+                            label="Downtime die (if in the Healing House)", choices=FACE_CHOICES, required=False
+                        )
+                team_fields["ninjas"].append({"row": row, "prefix": prefix, "fields": names})
+                if row["is_ronin"]:
+                    self.fields[f"u{nid}"] = forms.ChoiceField(
+                        label=f"{row['name']}: upkeep {row['upkeep']} koban",
+                        choices=[("pay", "Pay the fee"), ("release", "Release")], initial="pay",
+                        widget=forms.RadioSelect,
+                    )
+                    team_fields["ronin"].append(f"u{nid}")
+            self.layout_groups.append(team_fields)
+
+    def sections(self) -> list[dict]:
+        """Bound fields grouped per team and per model, for the template."""
+        out = []
+        for group in self.layout_groups:
+            ninjas = []
+            for n in group["ninjas"]:
+                p = n["prefix"]
+                nid = n["row"]["id"]
+                ninjas.append({
+                    "row": n["row"],
+                    "counts": [self[name] for name in n["fields"].values()],
+                    "checks": [self[p + k] for k in ("played", "hh", "allstar") if p + k in self.fields],
+                    "die": self[f"d{nid}"] if f"d{nid}" in self.fields else None,
+                })
+            out.append({
+                "side": group["side"], "points": self[group["points"]], "ninjas": ninjas,
+                "ronin": [self[name] for name in group["ronin"]],
+            })
+        return out
+
+    def clean(self):
+        data = super().clean()
+        # Counts left blank on a phone mean zero.
+        for name, field in self.fields.items():
+            if isinstance(field, forms.IntegerField) and data.get(name) is None and name.startswith("n"):
+                data[name] = 0
+        return data
+
+    def to_record(self) -> tuple[MatchRecord, dict[int, str], dict[int, str]]:
+        data = self.cleaned_data
+        teams = []
+        upkeep: dict[int, str] = {}
+        faces: dict[int, str] = {}
+        for side in self.sides:
+            ninjas = []
+            for row in side.roster_snapshot or []:
+                nid = row["id"]
+                p = f"n{nid}_"
+                if row["is_ronin"]:
+                    upkeep[nid] = data.get(f"u{nid}") or "pay"
+                if not row["available"]:
+                    continue
+                feats = {key: data.get(f"{p}feat_{key}") or 0 for key, _, _ in self.award_keys}
+                ninjas.append(NinjaRecord(
+                    ninja_id=nid, played=bool(data.get(p + "played")), injuries=data.get(p + "injuries") or 0,
+                    chunin_stuns=data.get(p + "chunin_stuns") or 0, reveals=data.get(p + "reveals") or 0,
+                    challenge_feats={k: v for k, v in feats.items() if v},
+                    in_healing_house=bool(data.get(p + "hh")), all_star_awards=1 if data.get(p + "allstar") else 0,
+                ))
+                if self.entered_dice and data.get(f"d{nid}"):
+                    faces[nid] = data[f"d{nid}"]
+            teams.append(TeamRecord(team_id=side.team_id, points=data[f"s{side.slot}_points"], ninjas=tuple(ninjas)))
+        return MatchRecord(teams=tuple(teams)), upkeep, faces
+
+
+class ConfirmForm(forms.Form):
+    decision = forms.ChoiceField(choices=[("confirm", "Confirm"), ("reject", "Reject")])
+    reason = forms.CharField(max_length=200, required=False)
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(max_length=200, help_text="Why the result is voided (shown on the match page).")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+
+
+class AdvancementFacesForm(forms.Form):
+    first = forms.ChoiceField(choices=FACE_CHOICES[1:], label="First die")
+    second = forms.ChoiceField(choices=FACE_CHOICES[1:], label="Second die")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.form_tag = False
+
+
+class AdvancementChoiceForm(forms.Form):
+    choice = forms.ChoiceField(widget=forms.RadioSelect, label="Choose one")
+
+    def __init__(self, *args, options, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["choice"].choices = options
+        self.helper = FormHelper()
+        self.helper.form_tag = False

@@ -1,0 +1,227 @@
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from league.models import HouseRules
+from matches import selectors, services
+from matches.forms import AdvancementChoiceForm, AdvancementFacesForm, ConfirmForm, ResultForm, VoidForm
+from matches.models import Match
+from rules.engine import league as rules_league
+from teams.models import AdvancementRoll
+from teams.permissions import require_manage_team
+
+
+def _get_match(pk: int) -> Match:
+    try:
+        return selectors.match_for_page(pk)
+    except Match.DoesNotExist:
+        raise Http404("No such match")
+
+
+def _errors(exc: ValidationError) -> list[str]:
+    return exc.messages
+
+
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _get_match(pk)
+    sides = list(match.sides.all())
+    context = {
+        "match": match,
+        "sides": sides,
+        "outcomes": services_outcomes(match),
+        "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
+        "can_confirm": match.status == Match.Status.SUBMITTED and services.can_confirm(request.user, match),
+        "can_void": match.status == Match.Status.CONFIRMED and services.is_master_of(request.user, match),
+        "award_names": {a.key: a.feat for a in match.challenge.xp_awards.all()} if match.challenge_id else {},
+    }
+    return render(request, "matches/match_detail.html", context)
+
+
+def services_outcomes(match: Match) -> dict:
+    if match.sequence_applied_at is None and match.status != Match.Status.VOIDED:
+        return {}
+    return selectors.sequence_outcomes(match)
+
+
+def presheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The pre-match sheet: ratings, available models, challenge, underdog bonuses."""
+    match = _get_match(pk)
+    if match.kicked_off_at:
+        sides = [(side, side.roster_snapshot or [], side.rating, None) for side in match.sides.all()]
+        bonuses = [
+            {"reroll_tokens": s.reroll_tokens, "moon_power_tokens": s.moon_power_tokens,
+             "extra_all_star_awards": s.extra_all_stars, "bonus_koban": s.bonus_koban}
+            for s, *_ in sides
+        ]
+    else:
+        live = services.live_sides(match)
+        sides = [(side, services.roster_snapshot(team), rating, team) for side, team, rating in live]
+        bonuses = [b.__dict__ for b in rules_league.underdog_bonuses([r for _, _, r, _ in sides])]
+    rows = [
+        {"side": side, "roster": roster, "rating": rating, "bonus": bonus,
+         "available": [r for r in roster if r["available"]], "absent": [r for r in roster if not r["available"]]}
+        for (side, roster, rating, _), bonus in zip(sides, bonuses, strict=True)
+    ]
+    return render(request, "matches/presheet.html", {
+        "match": match, "rows": rows,
+        "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
+    })
+
+
+@login_required
+@require_POST
+def kick_off(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.select_related("league"), pk=pk)
+    if not services.can_enter_result(request.user, match):
+        raise PermissionDenied("Only a player in this match or the league's master may kick it off.")
+    try:
+        services.match_kick_off(match=match)
+    except ValidationError as exc:
+        messages.error(request, " ".join(_errors(exc)))
+    else:
+        messages.success(request, "Kicked off: ratings, bonuses and rosters are recorded for this match.")
+    return redirect("matches:presheet", pk=pk)
+
+
+def _result_form(request, match, data=None):
+    rules = services.house_rules_for(match)
+    awards = [(a.key, a.feat, a.xp) for a in match.challenge.xp_awards.all()] if match.challenge_id else []
+    return ResultForm(
+        data, match=match, sides=list(match.sides.all()), award_keys=awards,
+        entered_dice=rules["dice_mode"] == HouseRules.DiceMode.ENTERED,
+    )
+
+
+@login_required
+def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _get_match(pk)
+    if not services.can_enter_result(request.user, match):
+        raise PermissionDenied("Only a player in this match or the league's master may enter its result.")
+    if match.status != Match.Status.SCHEDULED:
+        messages.info(request, f"This match is {match.get_status_display().lower()}.")
+        return redirect(match)
+    if match.challenge_id is None:
+        messages.error(request, "Choose the challenge before entering the result.")
+        return redirect(match)
+    if match.kicked_off_at is None:
+        services.match_kick_off(match=match)
+        match = _get_match(pk)
+    if request.method == "POST":
+        form = _result_form(request, match, request.POST)
+        if "save_draft" in request.POST:
+            draft = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
+            services.match_save_draft(match=match, data=draft, actor=request.user)
+            messages.success(request, "Draft saved. You can finish the result later.")
+            return redirect("matches:result", pk=pk)
+        if form.is_valid():
+            record, upkeep, faces = form.to_record()
+            try:
+                services.match_submit_result(match=match, record=record, actor=request.user, upkeep=upkeep,
+                                             downtime_faces=faces)
+            except ValidationError as exc:
+                for message in _errors(exc):
+                    form.add_error(None, message)
+            else:
+                match.refresh_from_db()
+                if match.status == Match.Status.CONFIRMED:
+                    messages.success(request, "Result recorded and the post-game sequence applied.")
+                else:
+                    messages.success(request, "Result submitted. An opponent or the ninja master must confirm it.")
+                return redirect(match)
+    else:
+        draft = match.result_draft or {}
+        if "rejected_record" in draft:
+            messages.warning(request, "The last result was rejected" + (f": {draft['reason']}" if draft.get("reason") else "."))
+            draft = {}
+        form = _result_form(request, match, draft or None)
+        if draft:
+            form.is_bound and form.errors  # noqa: B018 - show what is still missing in the draft
+    return render(request, "matches/result_form.html", {"match": match, "form": form})
+
+
+@login_required
+@require_POST
+def confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.select_related("league"), pk=pk)
+    form = ConfirmForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose confirm or reject.")
+        return redirect(match)
+    try:
+        if form.cleaned_data["decision"] == "confirm":
+            services.match_confirm(match=match, actor=request.user)
+            messages.success(request, "Result confirmed; the post-game sequence is applied.")
+        else:
+            services.match_reject(match=match, actor=request.user, reason=form.cleaned_data["reason"])
+            messages.info(request, "Result rejected and sent back for correction.")
+    except ValidationError as exc:
+        messages.error(request, " ".join(_errors(exc)))
+    return redirect(match)
+
+
+@login_required
+def void(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _get_match(pk)
+    if not services.is_master_of(request.user, match):
+        raise PermissionDenied("Only the league's ninja master may void a result.")
+    refusal = services.void_refusal(match)
+    form = VoidForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.match_void(match=match, actor=request.user, reason=form.cleaned_data["reason"])
+        except ValidationError as exc:
+            for message in _errors(exc):
+                form.add_error(None, message)
+        else:
+            messages.success(request, "The result is voided; every effect has been reversed.")
+            return redirect(match)
+    return render(request, "matches/void_confirm.html", {"match": match, "form": form, "refusal": refusal})
+
+
+@login_required
+def advancement_choose(request: HttpRequest, roll_pk: int) -> HttpResponse:
+    roll = get_object_or_404(AdvancementRoll.objects.select_related("ninja", "ninja__team", "ninja__team__league", "ninja__profile"), pk=roll_pk)
+    team = roll.ninja.team
+    require_manage_team(request.user, team)
+    if roll.status != AdvancementRoll.Status.PENDING:
+        messages.info(request, "This advancement roll has already been used.")
+        return redirect(team)
+    if not roll.faces:
+        form = AdvancementFacesForm(request.POST if request.method == "POST" else None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                services.advancement_enter_faces(roll=roll, faces=[form.cleaned_data["first"], form.cleaned_data["second"]], actor=request.user)
+            except ValidationError as exc:
+                for message in _errors(exc):
+                    form.add_error(None, message)
+            else:
+                return redirect("matches:advancement_choose", roll_pk=roll.pk)
+        return render(request, "matches/advancement_faces.html", {"roll": roll, "form": form})
+    options = services.advancement_options_for(roll)
+    choices = []
+    for option in options:
+        if option.kind == "keyword":
+            label = f"Keyword: {option.keyword} ({option.category})"
+        elif option.kind == "attribute":
+            label = f"+1 {option.attribute.capitalize()}"
+        else:
+            label = f"Additional affinity: {option.affinity.value}"
+        if option.doubles_only:
+            label += " — doubles"
+        choices.append((services.option_key(option), label))
+    form = AdvancementChoiceForm(request.POST if request.method == "POST" else None, options=choices)
+    if request.method == "POST" and form.is_valid():
+        try:
+            adv = services.advancement_choose(roll=roll, choice=form.cleaned_data["choice"], actor=request.user)
+        except ValidationError as exc:
+            for message in _errors(exc):
+                form.add_error(None, message)
+        else:
+            messages.success(request, f"{roll.ninja.name} takes: {adv}.")
+            return redirect(team)
+    return render(request, "matches/advancement_choose.html", {"roll": roll, "form": form})
