@@ -174,7 +174,7 @@ def validate_record(
 ) -> None:
     """Every rule a submitted result must satisfy; raises ValidationError listing all problems."""
     errors: list[str] = []
-    sides = {s.team_id: s for s in match.sides.all()}
+    sides = {s.team_id: s for s in match.sides.select_related("team")}
     if {t.team_id for t in record.teams} != set(sides):
         raise ValidationError("The result must cover exactly the teams in the match.")
     award_keys = {a.key for a in match.challenge.xp_awards.all()} if match.challenge_id else set()
@@ -266,7 +266,7 @@ def match_submit_result(
     master submits); otherwise waits for an opponent or the master to confirm."""
     upkeep = dict(upkeep or {})
     with transaction.atomic():
-        locked = Match.objects.select_for_update().select_related("league", "season", "challenge").get(pk=match.pk)
+        locked = Match.objects.select_for_update(of=("self",)).select_related("league", "season", "challenge").get(pk=match.pk)
         if not simulated and not can_enter_result(actor, locked):
             raise PermissionDenied("Only a player in this match or the league's master may enter its result.")
         if locked.status != Match.Status.SCHEDULED:
@@ -275,8 +275,6 @@ def match_submit_result(
             locked = match_kick_off(match=locked)
         rules = house_rules_for(locked)
         entered = rules["dice_mode"] == HouseRules.DiceMode.ENTERED and not simulated
-        sides = list(locked.sides.select_related("team").all())
-        locked._prefetched_objects_cache = {"sides": sides}
         validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None)
         locked.submitted_record = {
             **_record_to_json(record),
@@ -299,7 +297,7 @@ def match_submit_result(
 def match_confirm(*, match: Match, actor) -> Match:
     """An opponent or the master confirms a submitted result: the post-game sequence runs (once)."""
     with transaction.atomic():
-        locked = Match.objects.select_for_update().select_related("league", "season", "challenge").get(pk=match.pk)
+        locked = Match.objects.select_for_update(of=("self",)).select_related("league", "season", "challenge").get(pk=match.pk)
         if locked.sequence_applied_at is not None:
             return locked  # already applied: confirming twice is harmless
         if locked.status != Match.Status.SUBMITTED:
@@ -333,7 +331,8 @@ def match_reject(*, match: Match, actor, reason: str = "") -> Match:
 def _apply_sequence(match: Match, *, actor) -> None:
     """Revenue, ronin upkeep, downtime, XP and advancement rolls, in the rulebook's order.
 
-    Caller holds the match row lock inside a transaction.
+    Caller holds the match row lock inside a transaction. Rows are written in bulk so the number
+    of queries does not grow with roster size.
     """
     if match.sequence_applied_at is not None:
         return
@@ -343,9 +342,15 @@ def _apply_sequence(match: Match, *, actor) -> None:
     upkeep = {int(k): v for k, v in (data.get("upkeep") or {}).items()}
     entered_faces = {int(k): v for k, v in (data.get("downtime_faces") or {}).items()} if data.get("downtime_faces") else None
     sides = {s.team_id: s for s in match.sides.select_related("team").all()}
-    ninjas = {n.pk: n for n in Ninja.objects.select_for_update().filter(team_id__in=list(sides))}
+    ninjas = {
+        n.pk: n
+        for n in Ninja.objects.select_for_update(of=("self",)).select_related("profile").filter(team_id__in=list(sides))
+    }
     challenge_xp = {a.key: a.xp for a in match.challenge.xp_awards.all()} if match.challenge_id else {}
     revenue_rates = {"win": rules["revenue_win"], "draw": rules["revenue_draw"], "loss": rules["revenue_loss"]}
+    now = timezone.now()
+    dice: list[DiceRoll] = []
+    dirty: set[int] = set()
 
     # 1. The result and each model's feats.
     match_ninjas: dict[int, MatchNinja] = {}
@@ -369,18 +374,17 @@ def _apply_sequence(match: Match, *, actor) -> None:
     MatchNinja.objects.bulk_create(match_ninjas.values())
 
     # 2. Revenue: win/draw/loss koban, the underdog's bonus koban, Shojo's Shrewd Negotiator.
-    for team_id, side in sides.items():
+    for side in sides.values():
         team = side.team
         shojo_hh = any(
-            mn.in_healing_house and ninjas[nid].profile_id and ninjas[nid].profile.slug == "shojo"
+            mn.in_healing_house and ninjas[nid].profile.slug == "shojo"
             for nid, mn in match_ninjas.items() if mn.side_id == side.pk
         )
         breakdown = rules_league.revenue(
             side.outcome, win=revenue_rates["win"], loss=revenue_rates["loss"], draw=revenue_rates["draw"],
             underdog_koban=side.bonus_koban, shojo_in_healing_house=shojo_hh,
         )
-        base = revenue_rates[side.outcome]
-        treasury_post(team=team, amount=base, reason=TreasuryEntry.Reason.REVENUE, match=match,
+        treasury_post(team=team, amount=revenue_rates[side.outcome], reason=TreasuryEntry.Reason.REVENUE, match=match,
                       note=f"{side.get_outcome_display()} the game", actor=actor)
         if side.bonus_koban:
             treasury_post(team=team, amount=side.bonus_koban, reason=TreasuryEntry.Reason.UNDERDOG, match=match,
@@ -389,33 +393,38 @@ def _apply_sequence(match: Match, *, actor) -> None:
             treasury_post(team=team, amount=rules_league.SHREWD_NEGOTIATOR_KOBAN, reason=TreasuryEntry.Reason.SHOJO,
                           match=match, note="Shojo ended the game in the Healing House", actor=actor)
         side.koban_earned = breakdown.total
-        side.save(update_fields=["points", "outcome", "koban_earned"])
+    MatchTeam.objects.bulk_update(sides.values(), ["points", "outcome", "koban_earned"])
 
     # 3. Ronin upkeep, before downtime: pay or release; a fee the treasury cannot cover forces release.
+    decisions: list[UpkeepDecision] = []
     released: set[int] = set()
-    for team_id, side in sides.items():
+    for side in sides.values():
+        balance = side.team.treasury  # kept in step by treasury_post
+        paid_total, paid_names = 0, []
         for row in side.roster_snapshot or []:
-            if not row["is_ronin"]:
-                continue
             ninja = ninjas.get(row["id"])
-            if ninja is None or ninja.status != Ninja.Status.ACTIVE:
+            if not row["is_ronin"] or ninja is None or ninja.status != Ninja.Status.ACTIVE:
                 continue
             fee = row["upkeep"]
             wants_pay = upkeep.get(row["id"], "pay") == "pay"
-            side.team.refresh_from_db(fields=["treasury"])
-            forced = wants_pay and side.team.treasury < fee
+            forced = wants_pay and balance - paid_total < fee
             paid = wants_pay and not forced
             if paid:
-                treasury_post(team=side.team, amount=-fee, reason=TreasuryEntry.Reason.UPKEEP, match=match,
-                              note=f"Upkeep for {ninja.name}", actor=actor)
+                paid_total += fee
+                paid_names.append(f"{ninja.name} {fee}")
             else:
-                reason = "Released: the treasury could not cover the upkeep" if forced else "Released instead of paying upkeep"
                 ninja.status = Ninja.Status.RELEASED
-                ninja.released_at = timezone.now()
-                ninja.release_reason = reason
-                ninja.save(update_fields=["status", "released_at", "release_reason"])
+                ninja.released_at = now
+                ninja.release_reason = (
+                    "Released: the treasury could not cover the upkeep" if forced else "Released instead of paying upkeep"
+                )
                 released.add(ninja.pk)
-            UpkeepDecision.objects.create(match=match, ninja=ninja, fee=fee, paid=paid, forced_release=forced)
+                dirty.add(ninja.pk)
+            decisions.append(UpkeepDecision(match=match, ninja=ninja, fee=fee, paid=paid, forced_release=forced))
+        if paid_total:
+            treasury_post(team=side.team, amount=-paid_total, reason=TreasuryEntry.Reason.UPKEEP, match=match,
+                          note="Ronin upkeep: " + ", ".join(paid_names), actor=actor)
+    UpkeepDecision.objects.bulk_create(decisions)
 
     # 4. Availability moves on: this game counts as one missed game; a Healing House start is used up.
     for side in sides.values():
@@ -423,19 +432,17 @@ def _apply_sequence(match: Match, *, actor) -> None:
             ninja = ninjas.get(row["id"])
             if ninja is None:
                 continue
-            changed = []
             if row["misses_games"] and ninja.misses_games:
                 ninja.misses_games -= 1
-                changed.append("misses_games")
+                dirty.add(ninja.pk)
             if row["starts_in_healing_house"] and ninja.starts_in_healing_house:
                 ninja.starts_in_healing_house = False
-                changed.append("starts_in_healing_house")
-            if changed:
-                ninja.save(update_fields=changed)
+                dirty.add(ninja.pk)
 
     # 5. Downtime for each model that ended in the Healing House.
     rng = _rng(match, "downtime")
     water_xp: dict[int, int] = {}
+    downtime_rows: list[DowntimeResult] = []
     for side in sides.values():
         hh = [nid for nid, mn in match_ninjas.items() if mn.side_id == side.pk and mn.in_healing_house and nid not in released]
         outcomes: dict[int, rules_league.DowntimeOutcome] = {}
@@ -444,61 +451,72 @@ def _apply_sequence(match: Match, *, actor) -> None:
                 outcome = rules_league.downtime_effect(entered_faces[nid])
             else:
                 outcome = rules_league.roll_downtime(rng=rng)
-            DiceRoll.objects.create(match=match, ninja_id=nid, purpose=DiceRoll.Purpose.DOWNTIME,
-                                    faces=[outcome.face.value], entered_by_player=entered_faces is not None)
+            dice.append(DiceRoll(match=match, ninja_id=nid, purpose=DiceRoll.Purpose.DOWNTIME,
+                                 faces=[outcome.face.value], entered_by_player=entered_faces is not None))
             outcomes[nid] = outcome
         spared_by = _spirit_spares(outcomes)
         for nid in hh:
             outcome = outcomes[nid]
             ninja = ninjas[nid]
             if nid in spared_by:
-                DowntimeResult.objects.create(
+                downtime_rows.append(DowntimeResult(
                     match=match, ninja=ninja, face=outcome.face.value, spared_by_id=spared_by[nid],
                     effect=f"Rolled {outcome.face.value}, but spared by a Spirit: plays as normal",
-                )
+                ))
                 continue
-            effect = _downtime_text(outcome)
-            DowntimeResult.objects.create(
+            downtime_rows.append(DowntimeResult(
                 match=match, ninja=ninja, face=outcome.face.value, misses_games=outcome.misses_games,
-                starts_in_healing_house=outcome.starts_in_healing_house, xp_bonus=outcome.xp_bonus, effect=effect,
-            )
+                starts_in_healing_house=outcome.starts_in_healing_house, xp_bonus=outcome.xp_bonus,
+                effect=_downtime_text(outcome),
+            ))
             if outcome.misses_games:
                 ninja.misses_games = max(ninja.misses_games, outcome.misses_games)
-                ninja.save(update_fields=["misses_games"])
+                dirty.add(nid)
             if outcome.starts_in_healing_house:
                 ninja.starts_in_healing_house = True
-                ninja.save(update_fields=["starts_in_healing_house"])
+                dirty.add(nid)
             if outcome.xp_bonus:
                 water_xp[nid] = outcome.xp_bonus
+    DowntimeResult.objects.bulk_create(downtime_rows)
 
     # 6. XP, and an advancement roll for every experience level newly reached.
     adv_rng = _rng(match, "advancement")
+    roll_dice = rules["dice_mode"] != HouseRules.DiceMode.ENTERED or match.simulated
+    xp_events: list[XpEvent] = []
+    rolls: list[AdvancementRoll] = []
     for nid, mn in match_ninjas.items():
         ninja = ninjas[nid]
-        gained = mn.xp_gained
         is_hero = ninja.profile.kind in ("hero", "ronin")
         bonus = 0 if is_hero else water_xp.get(nid, 0)
-        if gained:
-            XpEvent.objects.create(ninja=ninja, match=match, amount=gained, reason="Feats and awards in the match")
+        if mn.xp_gained:
+            xp_events.append(XpEvent(ninja=ninja, match=match, amount=mn.xp_gained, reason="Feats and awards in the match"))
         if bonus:
-            XpEvent.objects.create(ninja=ninja, match=match, amount=bonus, reason="Downtime: Water")
-        total = gained + bonus
+            xp_events.append(XpEvent(ninja=ninja, match=match, amount=bonus, reason="Downtime: Water"))
+        total = mn.xp_gained + bonus
         if not total:
             continue
         old_xp = ninja.xp
-        Ninja.objects.filter(pk=nid).update(xp=F("xp") + total)
         ninja.xp = old_xp + total
-        for level in rules_league.levels_gained(old_xp, old_xp + total):
+        dirty.add(nid)
+        for level in rules_league.levels_gained(old_xp, ninja.xp):
             faces: list[str] = []
-            if rules["dice_mode"] != HouseRules.DiceMode.ENTERED or match.simulated:
+            if roll_dice:
                 faces = [f.value for f in rules_league.roll_advancement(rng=adv_rng).faces]
-                DiceRoll.objects.create(match=match, ninja=ninja, purpose=DiceRoll.Purpose.ADVANCEMENT, faces=faces)
-            AdvancementRoll.objects.create(ninja=ninja, match=match, level=level.rank, faces=faces)
+                dice.append(DiceRoll(match=match, ninja=ninja, purpose=DiceRoll.Purpose.ADVANCEMENT, faces=faces))
+            rolls.append(AdvancementRoll(ninja=ninja, match=match, level=level.rank, faces=faces))
+    XpEvent.objects.bulk_create(xp_events)
+    AdvancementRoll.objects.bulk_create(rolls)
+    DiceRoll.objects.bulk_create(dice)
+    if dirty:
+        Ninja.objects.bulk_update(
+            [ninjas[nid] for nid in sorted(dirty)],
+            ["xp", "misses_games", "starts_in_healing_house", "status", "released_at", "release_reason"],
+        )
 
     match.status = Match.Status.CONFIRMED
     match.confirmed_by = actor if getattr(actor, "pk", None) else None
-    match.confirmed_at = timezone.now()
-    match.sequence_applied_at = match.confirmed_at
+    match.confirmed_at = now
+    match.sequence_applied_at = now
     match.save(update_fields=["status", "confirmed_by", "confirmed_at", "sequence_applied_at"])
     transaction.on_commit(lambda: _after_confirm(match.pk))
 
@@ -594,7 +612,7 @@ def advancement_enter_faces(*, roll: AdvancementRoll, faces: Sequence[str], acto
 def advancement_choose(*, roll: AdvancementRoll, choice: str, actor=None) -> Advancement:
     """Take one option of a pending advancement roll (each chosen advancement is +1 team rating)."""
     with transaction.atomic():
-        locked = AdvancementRoll.objects.select_for_update().select_related("ninja__profile").get(pk=roll.pk)
+        locked = AdvancementRoll.objects.select_for_update(of=("self",)).select_related("ninja__profile").get(pk=roll.pk)
         if locked.status != AdvancementRoll.Status.PENDING:
             raise ValidationError("This advancement roll has already been used.")
         if not locked.faces:

@@ -1,0 +1,43 @@
+import pytest
+
+from matches import services
+from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
+from rules.models import Challenge
+from tests.factories import LeagueFactory, UserFactory, make_legal_team
+
+
+@pytest.fixture
+def league(catalog):
+    return LeagueFactory(master=UserFactory(username="master"))
+
+
+@pytest.fixture
+def two_teams(league):
+    home = make_legal_team("tora", owner=UserFactory(username="alice"), name="Tigers", league=league)
+    away = make_legal_team("ika", owner=UserFactory(username="bob"), name="Squids", league=league)
+    return home, away
+
+
+@pytest.fixture
+def brawl_match(two_teams, league):
+    home, away = two_teams
+    return services.match_create(teams=[home, away], challenge=Challenge.objects.get(slug="brawl"), league=league)
+
+
+def simple_record(match, *, points=(3, 1), feats=None, healing=(), all_stars=None, played_all=True):
+    """A valid record: every available model played; first listed model of each team is All-Star
+    unless `all_stars` names ids; `feats` maps ninja id -> dict of NinjaRecord fields."""
+    feats = feats or {}
+    teams = []
+    for side, pts in zip(match.sides.order_by("slot"), points, strict=True):
+        roster = [r for r in side.roster_snapshot if r["available"]]
+        star_ids = set(all_stars.get(side.team_id, [])) if all_stars else {r["id"] for r in roster[: 1 + side.extra_all_stars]}
+        ninjas = []
+        for row in roster:
+            extra = feats.get(row["id"], {})
+            ninjas.append(NinjaRecord(
+                ninja_id=row["id"], played=played_all, all_star_awards=1 if row["id"] in star_ids else 0,
+                in_healing_house=row["id"] in healing, **extra,
+            ))
+        teams.append(TeamRecord(team_id=side.team_id, points=pts, ninjas=tuple(ninjas)))
+    return MatchRecord(teams=tuple(teams))
