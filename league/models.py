@@ -101,13 +101,31 @@ class Season(HouseRules):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     final_table = models.JSONField(null=True, blank=True, help_text="Archived league table when finished")
     created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["league", "-number"]
-        constraints = [models.UniqueConstraint(fields=["league", "number"], name="season_number_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "number"], name="season_number_unique"),
+            # One current (open or running) season per league; finished seasons are history.
+            models.UniqueConstraint(
+                fields=["league"], condition=~models.Q(status="finished"), name="one_current_season_per_league"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.league} — {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:season_detail", kwargs={"slug": self.league.slug, "number": self.number})
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+    @property
+    def is_round_robin(self) -> bool:
+        return self.format in (self.Format.ROUND_ROBIN, self.Format.DOUBLE_ROUND_ROBIN)
 
 
 class SeasonEntry(models.Model):
@@ -124,3 +142,119 @@ class SeasonEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} in {self.season}"
+
+
+REGULAR_STAGE = ""
+
+
+def playoff_stage(round_number: int) -> str:
+    """Match.stage of a playoff round ("playoff-1" is the first round)."""
+    return f"playoff-{round_number}"
+
+
+class ScheduleRun(models.Model):
+    """One request to generate fixtures: the idempotency key and the progress record of a task.
+
+    Unique per (season, kind, round): asking twice for the same round finds the same run, and a
+    run that is done is never executed again. ``round_number`` 0 stands for "every round" (a
+    round robin is generated in one go).
+    """
+
+    class Kind(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round robin (every round)"
+        RANDOM_WEEKLY = "random_weekly", "Random weekly round"
+        SWISS = "swiss", "Swiss round"
+        PLAYOFF = "playoff", "Playoff round"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for a worker"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="schedule_runs")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    round_number = models.PositiveSmallIntegerField(default=0, help_text="0: every round (round robin)")
+    task_id = models.CharField(max_length=64, unique=True)
+    seed = models.BigIntegerField(help_text="Seed of the random draws (pairings, challenges): replayable")
+    challenge = models.ForeignKey(
+        "rules.Challenge", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        help_text="Set by the master for every fixture of this run; empty: the random challenge generator",
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=300, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["season", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "kind", "round_number"], name="one_schedule_run_per_round"),
+        ]
+
+    def __str__(self) -> str:
+        what = "all rounds" if self.round_number == 0 else f"round {self.round_number}"
+        return f"{self.season}: {self.get_kind_display()} ({what})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:schedule_run", kwargs={"pk": self.pk})
+
+    @property
+    def stage(self) -> str:
+        return playoff_stage(self.round_number) if self.kind == self.Kind.PLAYOFF else REGULAR_STAGE
+
+
+class Bye(models.Model):
+    """A team sitting out a round (odd number of teams), with why it was this team."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="byes")
+    stage = models.CharField(max_length=20, blank=True)
+    round_number = models.PositiveSmallIntegerField()
+    team = models.ForeignKey("teams.Team", on_delete=models.CASCADE, related_name="byes")
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["season", "stage", "round_number", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "stage", "round_number", "team"], name="bye_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} sits out round {self.round_number}"
+
+
+class BracketSlot(models.Model):
+    """A line of the playoff bracket: the winners of slots 2k and 2k+1 meet in slot k next round.
+
+    ``away`` is empty for a first-round bye (``home`` advances). ``winner`` is filled when the
+    slot is decided (the bye's team, or the winner of the confirmed match).
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="bracket_slots")
+    round_number = models.PositiveSmallIntegerField()
+    slot = models.PositiveSmallIntegerField()
+    home = models.ForeignKey("teams.Team", on_delete=models.PROTECT, related_name="+")
+    away = models.ForeignKey("teams.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    home_seed = models.PositiveSmallIntegerField()
+    away_seed = models.PositiveSmallIntegerField(null=True, blank=True)
+    match = models.OneToOneField(
+        "matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="bracket_slot"
+    )
+    winner = models.ForeignKey("teams.Team", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["season", "round_number", "slot"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "round_number", "slot"], name="bracket_slot_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: playoff round {self.round_number}, slot {self.slot}"
+
+    @property
+    def is_bye(self) -> bool:
+        return self.away_id is None

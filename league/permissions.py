@@ -1,0 +1,43 @@
+"""Who may do what in a league: the one place the league app decides it."""
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+
+from teams.permissions import is_league_master
+
+__all__ = [
+    "is_league_master",
+    "require_master",
+    "can_set_challenge",
+    "can_arrange_fixture",
+]
+
+
+def require_master(user, league) -> None:
+    if not is_league_master(user, league):
+        raise PermissionDenied("Only the league's ninja master may do this.")
+
+
+def can_set_challenge(user, match) -> bool:
+    """The master sets any fixture's challenge before kick-off; when the random challenge
+    generator says "Player 1 (or 2) chooses", the owner of the team in that slot picks it.
+
+    ``match`` should come with ``league`` and ``sides__team`` loaded.
+    """
+    if not user.is_authenticated or match.status != match.Status.SCHEDULED or match.kicked_off_at is not None:
+        return False
+    if is_league_master(user, match.league):
+        return True
+    slot = {"player1": 1, "player2": 2}.get(match.challenge_chooser)
+    if slot is None:
+        return False
+    return any(side.slot == slot and side.team.owner_id == user.pk for side in match.sides.all())
+
+
+def can_arrange_fixture(user, season, home, away) -> bool:
+    """A player arranges games for their own team only; the master for anyone."""
+    if not user.is_authenticated:
+        return False
+    if is_league_master(user, season.league):
+        return True
+    return user.pk in (home.owner_id, away.owner_id)

@@ -1,0 +1,81 @@
+"""Helpers for the league tests: seasons full of teams, and results entered straight into the
+database (the matches app owns result entry; these tests only need confirmed outcomes)."""
+from __future__ import annotations
+
+import random
+
+from league import services
+from league.models import League, Season
+from matches.models import Match, MatchTeam
+from teams.models import Team
+from tests.factories import LeagueFactory, UserFactory, make_team, recruit
+
+CLANS = ["tora", "yamazaru", "kitsune", "ika", "tanchyo", "ijin"]
+
+
+def add_team(league: League, *, owner=None, name: str | None = None, clan: str | None = None,
+             with_ninja: bool = False) -> Team:
+    """A team applied to ``league`` and accepted (entered in the current season, if any)."""
+    n = Team.objects.count()
+    team = make_team(clan or CLANS[n % len(CLANS)], owner=owner or UserFactory(), name=name, league=league)
+    services.application_accept(team=team)
+    if with_ninja:
+        recruit(team, f"{team.clan.slug}-kaiken")
+    team.refresh_from_db()
+    return team
+
+
+def make_season(n: int, *, format: str = Season.Format.ROUND_ROBIN, league: League | None = None,
+                swiss_rounds: int | None = None, playoff_teams: int = 0, with_ninja: bool = False,
+                **house_rules) -> Season:
+    league = league or LeagueFactory(**house_rules)
+    season = services.season_create(league=league, format=format, swiss_rounds=swiss_rounds,
+                                    playoff_teams=playoff_teams)
+    for _ in range(n):
+        add_team(league, with_ninja=with_ninja)
+    return season
+
+
+def generate(season: Season, kind: str, *, seed: int = 42, challenge=None):
+    """Request and run a schedule run synchronously (what the task does)."""
+    run = services.schedule_request(season=season, kind=kind, seed=seed, challenge=challenge)
+    return services.schedule_generate(run_id=run.pk)
+
+
+def play(match: Match, home_points: int, away_points: int, *, status: str = Match.Status.CONFIRMED) -> Match:
+    """Record a result directly: points and outcomes on both sides, the match confirmed."""
+    home, away = match.sides.order_by("slot")
+    for side, mine, theirs in ((home, home_points, away_points), (away, away_points, home_points)):
+        side.points = mine
+        side.outcome = "win" if mine > theirs else "loss" if mine < theirs else "draw"
+        side.save(update_fields=["points", "outcome"])
+    match.status = status
+    match.save(update_fields=["status"])
+    return match
+
+
+def friendly_between(season: Season, home: Team, away: Team, home_points: int, away_points: int, **kw) -> Match:
+    match = services.fixture_create(season=season, round_number=None, home=home, away=away, rng=random.Random(1))
+    Match.objects.filter(pk=match.pk).update(**kw)
+    match.refresh_from_db()
+    return play(match, home_points, away_points)
+
+
+def pairs_of(matches) -> list[frozenset]:
+    return [frozenset(s.team_id for s in m.sides.all()) for m in matches]
+
+
+def regular(season: Season):
+    return Match.objects.filter(season=season, stage="").exclude(status=Match.Status.VOIDED).prefetch_related("sides")
+
+
+def home_away(match: Match) -> tuple[int, int]:
+    sides = {s.slot: s.team_id for s in MatchTeam.objects.filter(match=match)}
+    return sides[1], sides[2]
+
+
+def play_round(season: Season, round_number: int, score=lambda home, away: (3, 1)) -> None:
+    for match in Match.objects.filter(season=season, stage="", round_number=round_number, status="scheduled"):
+        h, a = home_away(match)
+        play(match, *score(h, a))
+
