@@ -1,5 +1,25 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from league import views
 
 app_name = "league"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("", views.league_list, name="list"),
+    path("new/", views.league_create, name="create"),
+    path("tasks/<str:task_id>/", views.task_status, name="task_status"),
+    path("schedule-runs/<int:pk>/", views.schedule_run, name="schedule_run"),
+    path("fixtures/<int:pk>/challenge/", views.fixture_challenge, name="fixture_challenge"),
+    path("<slug:slug>/", views.league_detail, name="detail"),
+    path("<slug:slug>/rules/", views.league_edit, name="edit"),
+    path("<slug:slug>/apply/", views.league_apply, name="apply"),
+    path("<slug:slug>/applications/", views.applications, name="applications"),
+    path("<slug:slug>/seasons/new/", views.season_create, name="season_create"),
+    path("<slug:slug>/seasons/<int:number>/", views.season_detail, name="season_detail"),
+    path("<slug:slug>/seasons/<int:number>/fixtures/", views.season_fixtures, name="season_fixtures"),
+    path("<slug:slug>/seasons/<int:number>/fixtures/new/", views.fixture_create, name="fixture_create"),
+    path("<slug:slug>/seasons/<int:number>/bracket/", views.season_bracket, name="season_bracket"),
+    path("<slug:slug>/seasons/<int:number>/schedule/", views.schedule_generate, name="schedule_generate"),
+    path("<slug:slug>/seasons/<int:number>/playoffs/advance/", views.playoffs_advance, name="playoffs_advance"),
+    path("<slug:slug>/seasons/<int:number>/finish/", views.season_rollover, name="season_rollover"),
+]

@@ -1,10 +1,69 @@
-from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+"""League pages: leagues, seasons, schedules, fixtures, tables and the playoff bracket.
 
+Views validate a form and call one service; who may do what is decided in league.permissions.
+"""
+from __future__ import annotations
+
+from celery.result import AsyncResult
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection, transaction
+from django.db.models import Prefetch
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from league import selectors, services
+from league.celery import app as celery_app
+from league.forms import (
+    ApplicationDecisionForm,
+    ApplyForm,
+    FixtureArrangeForm,
+    FixtureChallengeForm,
+    HouseRulesForm,
+    LeagueCreateForm,
+    RolloverForm,
+    ScheduleForm,
+    SeasonForm,
+    SimpleActionForm,
+)
+from league.models import TIE_BREAKER_CHOICES, League, ScheduleRun, Season
+from league.permissions import can_arrange_fixture, can_set_challenge, is_league_master, require_master
+from league.tasks import schedule_generate_task
+from matches.models import Match, MatchTeam
+from teams.models import Team
+
+
+def _apply_errors(form, exc: ValidationError) -> None:
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        for message in exc.messages:
+            form.add_error(None, message)
+
+
+def _league(slug: str) -> League:
+    return get_object_or_404(League.objects.select_related("master"), slug=slug)
+
+
+def _season(slug: str, number: int) -> Season:
+    return get_object_or_404(Season.objects.select_related("league", "league__master"), league__slug=slug, number=number)
+
+
+# --- home and health -----------------------------------------------------------------------------
 
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html")
+    leagues = list(selectors.leagues_for_list()[:12])
+    my_teams = []
+    if request.user.is_authenticated:
+        my_teams = list(
+            Team.objects.filter(owner=request.user).exclude(status=Team.Status.RETIRED)
+            .select_related("clan", "league").order_by("name")
+        )
+    return render(request, "home.html", {"leagues": leagues, "my_teams": my_teams})
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -12,3 +71,381 @@ def healthz(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
+
+
+# --- leagues -------------------------------------------------------------------------------------
+
+def league_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "league/league_list.html", {"leagues": selectors.leagues_for_list()})
+
+
+@login_required
+def league_create(request: HttpRequest) -> HttpResponse:
+    form = LeagueCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            league = services.league_create(
+                master=request.user,
+                name=form.cleaned_data["name"],
+                description=form.cleaned_data["description"],
+                **form.house_rules(),
+            )
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, f"{league.name} is founded; you are its ninja master. Open its first season.")
+            return redirect("league:season_create", slug=league.slug)
+    return render(request, "league/form.html", {"form": form, "title": "Found a league"})
+
+
+def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(slug)
+    seasons = list(league.seasons.order_by("-number"))
+    current = next((s for s in seasons if not s.is_finished), None)
+    teams = list(selectors.league_teams(league))
+    is_master = is_league_master(request.user, league)
+    can_apply = request.user.is_authenticated and (
+        Team.objects.filter(owner=request.user)
+        .exclude(status=Team.Status.RETIRED)
+        .exclude(entry_status__in=[Team.EntryStatus.ACCEPTED, Team.EntryStatus.PENDING])
+        .exists()
+    )
+    context = {
+        "league": league,
+        "seasons": seasons,
+        "current": current,
+        "accepted": [t for t in teams if t.entry_status == Team.EntryStatus.ACCEPTED],
+        "pending": [t for t in teams if t.entry_status == Team.EntryStatus.PENDING],
+        "is_master": is_master,
+        "can_apply": can_apply,
+        "table": selectors.league_table(current)[:8] if current else [],
+    }
+    return render(request, "league/league_detail.html", context)
+
+
+@login_required
+def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(slug)
+    require_master(request.user, league)
+    form = HouseRulesForm(request.POST or None, instance=league)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.league_update(league=league, description=form.cleaned_data["description"], **form.house_rules())
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, "House rules saved. They apply from the next season; running seasons keep theirs.")
+            return redirect(league)
+    return render(request, "league/form.html", {"form": form, "title": f"House rules of {league.name}", "league": league})
+
+
+@login_required
+def league_apply(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(slug)
+    form = ApplyForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        team = form.cleaned_data["team"]
+        try:
+            services.team_apply(team=team, league=league)
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, f"{team.name} has applied to {league.name}; the ninja master will answer.")
+            return redirect(league)
+    return render(
+        request, "league/form.html",
+        {"form": form, "title": f"Apply to {league.name}", "league": league,
+         "intro": "Choose one of your teams that is not already in a league."},
+    )
+
+
+@login_required
+def applications(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(slug)
+    require_master(request.user, league)
+    if request.method == "POST":
+        form = ApplicationDecisionForm(request.POST)
+        if form.is_valid():
+            team = get_object_or_404(Team, pk=form.cleaned_data["team"], league=league)
+            try:
+                if form.cleaned_data["decision"] == "accept":
+                    entry = services.application_accept(team=team)
+                    where = f" and entered in {entry.season.name}" if entry else ""
+                    messages.success(request, f"{team.name} is accepted{where}.")
+                else:
+                    services.application_refuse(team=team)
+                    messages.info(request, f"{team.name} is refused.")
+            except ValidationError as exc:
+                messages.error(request, " ".join(exc.messages))
+        return redirect("league:applications", slug=league.slug)
+    action = reverse("league:applications", kwargs={"slug": league.slug})
+    rows = [
+        (
+            team,
+            ApplicationDecisionForm(initial={"decision": "accept", "team": team.pk}, decision="accept"),
+            ApplicationDecisionForm(initial={"decision": "refuse", "team": team.pk}, decision="refuse"),
+        )
+        for team in selectors.league_teams(league).filter(entry_status=Team.EntryStatus.PENDING)
+    ]
+    for _, accept, refuse in rows:
+        accept.helper.form_action = refuse.helper.form_action = action
+    return render(request, "league/applications.html", {"league": league, "rows": rows})
+
+
+# --- seasons -------------------------------------------------------------------------------------
+
+@login_required
+def season_create(request: HttpRequest, slug: str) -> HttpResponse:
+    league = _league(slug)
+    require_master(request.user, league)
+    form = SeasonForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            season = services.season_create(
+                league=league, name=data["name"], format=data["format"],
+                swiss_rounds=data.get("swiss_rounds"), playoff_teams=data["playoff_teams"] or 0,
+            )
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, f"{season.name} is open with {season.entries.count()} teams and the league's current house rules.")
+            return redirect(season)
+    return render(
+        request, "league/form.html",
+        {"form": form, "title": f"New season of {league.name}", "league": league,
+         "intro": "The season takes a copy of the league's current house rules: later changes never rewrite it."},
+    )
+
+
+def _schedule_forms(season: Season) -> list[dict]:
+    """The generate buttons the master sees, with why each is unavailable (if it is)."""
+    kinds = []
+    kind = services.FORMAT_KIND.get(season.format)
+    if kind:
+        kinds.append(kind)
+    if season.playoff_teams >= 2 and not season.schedule_runs.filter(kind=ScheduleRun.Kind.PLAYOFF).exists():
+        kinds.append(ScheduleRun.Kind.PLAYOFF)
+    action = reverse("league:schedule_generate", kwargs={"slug": season.league.slug, "number": season.number})
+    out = []
+    for kind in kinds:
+        round_number, problems = services.schedule_next(season, kind)
+        label = {
+            ScheduleRun.Kind.ROUND_ROBIN: "Generate the whole schedule",
+            ScheduleRun.Kind.RANDOM_WEEKLY: f"Draw round {round_number}",
+            ScheduleRun.Kind.SWISS: f"Pair swiss round {round_number}",
+            ScheduleRun.Kind.PLAYOFF: f"Start the playoffs (top {season.playoff_teams})",
+        }[kind]
+        form = ScheduleForm(initial={"kind": kind, "round_number": round_number}, label=label, action=action)
+        out.append({"kind": kind, "form": form, "problems": problems})
+    return out
+
+
+def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    season = _season(slug, number)
+    is_master = is_league_master(request.user, season.league)
+    table = selectors.league_table(season) if not season.is_finished else []
+    nexts = selectors.next_fixtures(season) if not season.is_finished else {}
+    rows = [(row, nexts.get(row.team.pk)) for row in table]
+    context = {
+        "season": season,
+        "league": season.league,
+        "is_master": is_master,
+        "rows": rows,
+        "archived": season.final_table if season.is_finished else None,
+        "tie_breakers": [TIE_BREAKER_CHOICES.get(t, t) for t in season.tie_breaker_list],
+        "runs": list(season.schedule_runs.order_by("-id")[:5]),
+        "has_bracket": season.bracket_slots.exists(),
+    }
+    if is_master and not season.is_finished:
+        context["schedule_forms"] = _schedule_forms(season)
+        if context["has_bracket"]:
+            context["advance_form"] = SimpleActionForm(
+                label="Advance the playoffs", css="btn-outline-primary",
+                action=reverse("league:playoffs_advance", kwargs={"slug": slug, "number": number}),
+            )
+    if season.format == Season.Format.SELF_ARRANGED and not season.is_finished and request.user.is_authenticated:
+        context["can_arrange"] = is_master or any(r.team.owner_id == request.user.pk for r in table)
+    return render(request, "league/season_detail.html", context)
+
+
+def season_fixtures(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    season = _season(slug, number)
+    rounds = selectors.season_rounds(season)
+    choosable = {m.pk for r in rounds for m in r.matches if can_set_challenge(request.user, m)}
+    return render(request, "league/season_fixtures.html",
+                  {"season": season, "league": season.league, "rounds": rounds, "choosable": choosable})
+
+
+def season_bracket(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    season = _season(slug, number)
+    rounds = selectors.bracket(season)
+    total = len(rounds[0]).bit_length() if rounds else 0  # rounds in a full bracket
+    return render(request, "league/season_bracket.html", {"season": season, "league": season.league,
+                                                          "rounds": rounds, "total_rounds": total})
+
+
+@login_required
+def season_rollover(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    season = _season(slug, number)
+    require_master(request.user, season.league)
+    if season.is_finished:
+        raise Http404("This season is already finished.")
+    form = RolloverForm(
+        request.POST or None,
+        initial={"format": season.format, "swiss_rounds": season.swiss_rounds, "playoff_teams": season.playoff_teams},
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            new = services.season_rollover(
+                season=season, name=data["name"], format=data["format"],
+                swiss_rounds=data.get("swiss_rounds"), playoff_teams=data["playoff_teams"] or 0,
+            )
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, f"{season.name} is archived. {new.name} is open with {new.entries.count()} teams.")
+            return redirect(new)
+    return render(
+        request, "league/form.html",
+        {"form": form, "title": f"Finish {season.name}", "league": season.league,
+         "intro": "The final table is archived as it stands; accepted teams carry over with their rosters, "
+                  "treasuries and any downtime absences."},
+    )
+
+
+# --- schedules -----------------------------------------------------------------------------------
+
+def _dispatch(run: ScheduleRun) -> None:
+    run_id, task_id = run.pk, run.task_id
+    transaction.on_commit(lambda: schedule_generate_task.apply_async(args=[run_id], task_id=task_id))
+
+
+@login_required
+@require_POST
+def schedule_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    season = _season(slug, number)
+    require_master(request.user, season.league)
+    form = ScheduleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That schedule request was not understood.")
+        return redirect(season)
+    data = form.cleaned_data
+    try:
+        with transaction.atomic():
+            run = services.schedule_request(
+                season=season, kind=data["kind"], round_number=data["round_number"],
+                challenge=data.get("challenge"), actor=request.user,
+            )
+            if run.status == ScheduleRun.Status.PENDING:
+                _dispatch(run)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect(season)
+    return redirect(run)
+
+
+def schedule_run(request: HttpRequest, pk: int) -> HttpResponse:
+    run = get_object_or_404(ScheduleRun.objects.select_related("season", "season__league"), pk=pk)
+    return render(request, "league/schedule_run.html", {"run": run, "season": run.season, "league": run.season.league})
+
+
+def task_status(request: HttpRequest, task_id: str) -> JsonResponse:
+    """Progress of a schedule task, polled by the progress bar: the task's state (PROGRESS meta
+    from the worker) and, once finished, the ScheduleRun's outcome."""
+    run = ScheduleRun.objects.filter(task_id=task_id).select_related("season__league").first()
+    if run is None:
+        raise Http404("No such task")
+    state, done, total, error = "PENDING", run.done, run.total, run.error
+    if run.status == ScheduleRun.Status.DONE:
+        state = "SUCCESS"
+    elif run.status == ScheduleRun.Status.FAILED:
+        state = "FAILURE"
+    elif not celery_app.conf.task_always_eager:  # eager runs keep no result: the run row says it all
+        result = AsyncResult(task_id, app=celery_app)
+        state = result.state
+        if state == "PROGRESS" and isinstance(result.info, dict):
+            done, total = result.info.get("done", 0), result.info.get("total", 0)
+        elif state in ("SUCCESS", "FAILURE"):
+            state = "STARTED"  # the worker finished; the run row is being committed
+    percent = 100 if state == "SUCCESS" else (int(100 * done / total) if total else 0)
+    return JsonResponse({
+        "task_id": task_id,
+        "state": state,
+        "done": done,
+        "total": total,
+        "percent": percent,
+        "ready": state in ("SUCCESS", "FAILURE"),
+        "error": error,
+        "next_url": reverse("league:season_fixtures", kwargs={"slug": run.season.league.slug, "number": run.season.number}),
+    })
+
+
+@login_required
+@require_POST
+def playoffs_advance(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    season = _season(slug, number)
+    require_master(request.user, season.league)
+    made = services.playoffs_advance(season=season)
+    if made:
+        messages.success(request, f"{len(made)} playoff fixture{'s' if len(made) != 1 else ''} created.")
+    else:
+        messages.info(request, "Nothing to advance: the current playoff round is not complete (or the final is played).")
+    return redirect("league:season_bracket", slug=slug, number=number)
+
+
+# --- fixtures ------------------------------------------------------------------------------------
+
+@login_required
+def fixture_create(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A self-arranged game: a player puts one of their teams against another team of the season."""
+    season = _season(slug, number)
+    if season.format != Season.Format.SELF_ARRANGED or season.is_finished:
+        raise Http404("Fixtures of this season are scheduled by the master.")
+    entered = Team.objects.filter(season_entries__season=season)
+    is_master = is_league_master(request.user, season.league)
+    own = entered if is_master else entered.filter(owner=request.user)
+    if not own.exists():
+        raise PermissionDenied("You have no team in this season.")
+    form = FixtureArrangeForm(request.POST or None, season=season, own_teams=own)
+    if request.method == "POST" and form.is_valid():
+        home, away = form.cleaned_data["home"], form.cleaned_data["away"]
+        if not can_arrange_fixture(request.user, season, home, away):
+            raise PermissionDenied("You may arrange games only for your own team.")
+        try:
+            services.fixture_arrange(
+                season=season, home=home, away=away, challenge=form.cleaned_data.get("challenge"),
+                date=form.cleaned_data.get("date"),
+            )
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, f"{home.name} v {away.name} is on the fixture list.")
+            return redirect("league:season_fixtures", slug=slug, number=number)
+    return render(request, "league/form.html", {"form": form, "title": f"Arrange a game — {season.name}",
+                                               "league": season.league})
+
+
+@login_required
+def fixture_challenge(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(
+        Match.objects.select_related("league", "season__league", "challenge").prefetch_related(
+            Prefetch("sides", queryset=MatchTeam.objects.select_related("team", "team__owner").order_by("slot"))
+        ),
+        pk=pk,
+    )
+    if not can_set_challenge(request.user, match):
+        raise PermissionDenied("Only the player the dice named (or the master) picks this challenge.")
+    form = FixtureChallengeForm(request.POST or None, initial={"challenge": match.challenge_id})
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.fixture_set_challenge(match=match, challenge=form.cleaned_data["challenge"])
+        except ValidationError as exc:
+            _apply_errors(form, exc)
+        else:
+            messages.success(request, f"The challenge is {match.challenge.name}.")
+            if match.season_id:
+                return redirect("league:season_fixtures", slug=match.season.league.slug, number=match.season.number)
+            return redirect("home")
+    return render(request, "league/fixture_challenge.html", {"match": match, "form": form, "sides": list(match.sides.all())})

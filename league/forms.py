@@ -1,0 +1,191 @@
+"""Forms for leagues. They validate input only; the views hand cleaned data to league.services."""
+from __future__ import annotations
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+
+from league.models import TIE_BREAKER_CHOICES, HouseRules, League, ScheduleRun, Season
+from rules.models import Challenge
+from teams.models import Team
+
+TIE_BREAKER_SLOTS = len(TIE_BREAKER_CHOICES)
+HOUSE_RULE_FIELDS = [f for f in HouseRules.HOUSE_RULE_FIELDS if f != "tie_breakers"]
+
+
+class CrispyMixin:
+    submit_label = "Save"
+    submit_class = "btn-primary"
+    form_action: str | None = None
+
+    def _setup_helper(self) -> None:
+        self.helper = FormHelper()
+        if self.form_action:
+            self.helper.form_action = self.form_action
+        self.helper.add_input(Submit("submit", self.submit_label, css_class=self.submit_class))
+
+
+class HouseRulesForm(CrispyMixin, forms.ModelForm):
+    """The master's settings. Tie-breakers are chosen in order, one per select."""
+
+    submit_label = "Save house rules"
+
+    class Meta:
+        model = League
+        fields = ["description", *HOUSE_RULE_FIELDS]
+        widgets = {"description": forms.Textarea(attrs={"rows": 3})}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        current = self.instance.tie_breaker_list if self.instance.pk else League().tie_breaker_list
+        choices = [("", "—"), *TIE_BREAKER_CHOICES.items()]
+        for i in range(TIE_BREAKER_SLOTS):
+            self.fields[f"tie_breaker_{i + 1}"] = forms.ChoiceField(
+                choices=choices,
+                required=False,
+                label=f"Tie-breaker {i + 1}",
+                initial=current[i] if i < len(current) else "",
+                help_text="After league points, ties are broken in this order." if i == 0 else "",
+            )
+        self._setup_helper()
+
+    def clean(self):
+        data = super().clean()
+        chosen = [data.get(f"tie_breaker_{i + 1}") for i in range(TIE_BREAKER_SLOTS)]
+        chosen = [c for c in chosen if c]
+        if len(set(chosen)) != len(chosen):
+            raise forms.ValidationError("Each tie-breaker may be used once.")
+        data["tie_breakers"] = ",".join(chosen)
+        return data
+
+    def house_rules(self) -> dict:
+        return {name: self.cleaned_data[name] for name in HouseRules.HOUSE_RULE_FIELDS}
+
+
+class LeagueCreateForm(HouseRulesForm):
+    submit_label = "Create league"
+
+    class Meta(HouseRulesForm.Meta):
+        fields = ["name", *HouseRulesForm.Meta.fields]
+
+
+class SeasonForm(CrispyMixin, forms.Form):
+    submit_label = "Open the season"
+    name = forms.CharField(max_length=100, required=False, help_text="Leave blank for “Season N”.")
+    format = forms.ChoiceField(choices=Season.Format.choices)
+    swiss_rounds = forms.IntegerField(min_value=1, max_value=30, required=False, help_text="Swiss only.")
+    playoff_teams = forms.IntegerField(
+        min_value=0, max_value=64, initial=0, help_text="Top teams going to the playoffs afterwards (0: none)."
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup_helper()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("format") == Season.Format.SWISS and not data.get("swiss_rounds"):
+            self.add_error("swiss_rounds", "Say how many swiss rounds the season has.")
+        if data.get("playoff_teams") == 1:
+            self.add_error("playoff_teams", "A playoff needs at least two teams (0: none).")
+        return data
+
+
+class RolloverForm(SeasonForm):
+    submit_label = "Finish this season and open the next"
+    submit_class = "btn-warning"
+    confirm = forms.BooleanField(
+        label="Archive the final table and carry the accepted teams over",
+        help_text="Fixtures not yet played are voided.",
+    )
+
+
+class ApplyForm(CrispyMixin, forms.Form):
+    submit_label = "Apply"
+    team = forms.ModelChoiceField(queryset=Team.objects.none(), empty_label=None)
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].queryset = (
+            Team.objects.filter(owner=user)
+            .exclude(status=Team.Status.RETIRED)
+            .exclude(entry_status__in=[Team.EntryStatus.ACCEPTED, Team.EntryStatus.PENDING])
+            .select_related("clan")
+        )
+        self.fields["team"].label_from_instance = lambda t: f"{t.name} ({t.clan.name})"
+        self._setup_helper()
+
+
+class ApplicationDecisionForm(CrispyMixin, forms.Form):
+    decision = forms.ChoiceField(choices=[("accept", "Accept"), ("refuse", "Refuse")], widget=forms.HiddenInput)
+    team = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args, decision: str = "accept", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.submit_label = "Accept" if decision == "accept" else "Refuse"
+        self.submit_class = "btn-success btn-sm" if decision == "accept" else "btn-outline-danger btn-sm"
+        self._setup_helper()
+        self.helper.form_class = "d-inline"
+
+
+class ScheduleForm(CrispyMixin, forms.Form):
+    """Generate a schedule run: the round is part of the form, so a double submission asks for
+    the same round and finds the same run."""
+
+    kind = forms.ChoiceField(choices=ScheduleRun.Kind.choices, widget=forms.HiddenInput)
+    round_number = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+    challenge = forms.ModelChoiceField(
+        queryset=Challenge.objects.all(),
+        required=False,
+        empty_label="Random challenge generator",
+        help_text="Leave on the generator to roll a challenge for each fixture.",
+    )
+
+    def __init__(self, *args, label: str = "Generate", action: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.submit_label = label
+        self.form_action = action
+        self._setup_helper()
+
+
+class SimpleActionForm(CrispyMixin, forms.Form):
+    """A button (with CSRF) for an action that needs no input."""
+
+    def __init__(self, *args, label: str, action: str | None = None, css: str = "btn-primary", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.submit_label, self.form_action, self.submit_class = label, action, css
+        self._setup_helper()
+
+
+class FixtureArrangeForm(CrispyMixin, forms.Form):
+    submit_label = "Create the fixture"
+    home = forms.ModelChoiceField(queryset=Team.objects.none(), label="Your team (player 1)", empty_label=None)
+    away = forms.ModelChoiceField(queryset=Team.objects.none(), label="Opponent (player 2)", empty_label=None)
+    date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    challenge = forms.ModelChoiceField(
+        queryset=Challenge.objects.all(), required=False, empty_label="Random challenge generator"
+    )
+
+    def __init__(self, *args, season: Season, own_teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        entered = Team.objects.filter(season_entries__season=season).select_related("owner")
+        self.fields["home"].queryset = own_teams
+        self.fields["away"].queryset = entered
+        self.fields["away"].label_from_instance = lambda t: f"{t.name} ({t.owner.username})"
+        self._setup_helper()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("home") and data.get("away") and data["home"] == data["away"]:
+            raise forms.ValidationError("Choose two different teams.")
+        return data
+
+
+class FixtureChallengeForm(CrispyMixin, forms.Form):
+    submit_label = "Set the challenge"
+    challenge = forms.ModelChoiceField(queryset=Challenge.objects.all(), empty_label=None)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["challenge"].label_from_instance = lambda c: f"{c.name} ({c.ninjas_allowed} ninja, {c.rounds} rounds)"
+        self._setup_helper()
