@@ -1,0 +1,131 @@
+"""Simulated Brawls: a starting team against the same team with advancements.
+
+Run by hand:  .venv/bin/python benchmarks/simulate_brawls.py [--games 2000] [--seed 1]
+
+Both teams are built from rules/data/catalog.json (Clan Yamazaru, 96 koban: chunin with Yama
+Fist, four kaiken, a madoushi with Healing Herbs, a kunoichi, a yajiri).  The veteran team has
+ten advancements (+1 Attack on the chunin and two kaiken, +1 Defense on a kaiken and the
+kunoichi, and the keywords Dauntless, Guard, Close Combat Master, Focus and Tough), so its
+rating is 19 against 9: the underdog gets ten reroll tokens and one Moon Power token
+(league.underdog_bonuses).  Games alternate which team is listed (and so acts) first.
+
+Prints the veteran's win/draw/loss rates without and with the underdog bonuses, the average
+points, and engine-only matches per second (no database).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rules.engine.league import NinjaSnapshot, TeamSnapshot, team_rating, underdog_bonuses  # noqa: E402
+from rules.engine.simulator import CHALLENGES, SimNinja, SimTeam, simulate_match  # noqa: E402
+
+CATALOG = json.loads((ROOT / "rules" / "data" / "catalog.json").read_text(encoding="utf-8"))
+
+# (profile slug, chosen ability, advancements for the veteran team: dict of changes)
+ROSTER = [
+    ("yamazaru-chunin", "Yama Fist", dict(attack=1, extra_keywords=["Dauntless"])),
+    ("yamazaru-kaiken", None, dict(attack=1, extra_keywords=["Guard"])),
+    ("yamazaru-kaiken", None, dict(defense=1, extra_keywords=["Close Combat Master"])),
+    ("yamazaru-kaiken", None, dict(attack=1)),
+    ("yamazaru-kaiken", None, dict(extra_keywords=["Focus"])),
+    ("yamazaru-madoushi", "Healing Herbs", dict(extra_keywords=["Tough"])),
+    ("yamazaru-kunoichi", None, dict(defense=1)),
+    ("yamazaru-yajiri", None, {}),
+]
+
+
+def _profile(slug: str) -> dict:
+    for clan in CATALOG["clans"]:
+        for profile in clan["profiles"]:
+            if profile["slug"] == slug:
+                return profile
+    raise KeyError(slug)
+
+
+def _advancements(changes: dict) -> int:
+    return changes.get("attack", 0) + changes.get("defense", 0) + len(changes.get("extra_keywords", ()))
+
+
+def build_team(team_id: int, *, veteran: bool) -> tuple[SimTeam, int]:
+    """The team and its rating (rulebook "Team Rating")."""
+    ninjas, snapshots = [], []
+    for i, (slug, ability, changes) in enumerate(ROSTER, start=1):
+        profile = _profile(slug)
+        extra = changes if veteran else {}
+        ninjas.append(
+            SimNinja.from_profile(
+                profile,
+                ninja_id=team_id * 100 + i,
+                name=f"{profile['name']} {'V' if veteran else 'S'}{i}",
+                abilities=[ability] if ability else None,
+                **extra,
+            )
+        )
+        snapshots.append(NinjaSnapshot(koban_cost=profile["koban"], advancements=_advancements(extra)))
+    team = SimTeam(team_id, tuple(ninjas), "Veterans" if veteran else "Starters")
+    return team, team_rating(TeamSnapshot(tuple(snapshots)))
+
+
+def play(games: int, seed: int, *, bonuses: bool) -> dict:
+    veteran, v_rating = build_team(1, veteran=True)
+    starter, s_rating = build_team(2, veteran=False)
+    brawl = CHALLENGES["brawl"]
+    tally = {"win": 0, "draw": 0, "loss": 0}
+    points = [0, 0]
+    early = 0
+    for g in range(games):
+        order = [veteran, starter] if g % 2 == 0 else [starter, veteran]
+        ratings = [v_rating, s_rating] if g % 2 == 0 else [s_rating, v_rating]
+        underdog = underdog_bonuses(ratings) if bonuses else None
+        result = simulate_match(order, brawl, rng=random.Random(seed * 1_000_003 + g), underdog=underdog)
+        tally[result.record.outcome_for(veteran.team_id)] += 1
+        by_id = {t.team_id: t.points for t in result.record.teams}
+        points[0] += by_id[veteran.team_id]
+        points[1] += by_id[starter.team_id]
+        early += result.ended_early
+    return {
+        "ratings": (v_rating, s_rating),
+        "rates": {k: v / games for k, v in tally.items()},
+        "points": (points[0] / games, points[1] / games),
+        "early": early / games,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    bonus = underdog_bonuses(list(build_team(1, veteran=True)[1:]) + list(build_team(2, veteran=False)[1:]))[1]
+    print(f"Brawl, {args.games} games per line, seed {args.seed}")
+    print(
+        f"underdog bonus for the starters: {bonus.reroll_tokens} reroll tokens, "
+        f"{bonus.moon_power_tokens} Moon Power, {bonus.extra_all_star_awards} extra All-Star awards"
+    )
+    total_games, total_time = 0, 0.0
+    for label, bonuses in (("without underdog bonuses", False), ("with underdog bonuses", True)):
+        start = time.perf_counter()
+        out = play(args.games, args.seed, bonuses=bonuses)
+        elapsed = time.perf_counter() - start
+        total_games += args.games
+        total_time += elapsed
+        r = out["rates"]
+        print(
+            f"{label:26s} veteran (rating {out['ratings'][0]}) v starter ({out['ratings'][1]}): "
+            f"win {r['win']:.1%}  draw {r['draw']:.1%}  loss {r['loss']:.1%}  "
+            f"points {out['points'][0]:.2f}-{out['points'][1]:.2f}  nine-point wins {out['early']:.1%}  "
+            f"({args.games / elapsed:.0f} matches/s)"
+        )
+    print(f"engine only: {total_games / total_time:.0f} matches per second (one process)")
+
+
+if __name__ == "__main__":
+    main()
