@@ -393,3 +393,26 @@ def test_playoffs_need_the_regular_season_played():
     # asking for the round robin again finds the old run: no new regular fixtures
     assert services.schedule_request(season=season, kind=RR).status == ScheduleRun.Status.DONE
     assert Match.objects.filter(season=season, stage="").count() == 6
+
+
+def test_generation_reports_progress_fixture_by_fixture():
+    season = make_season(5)
+    run = services.schedule_request(season=season, kind=RR)
+    seen = []
+    services.schedule_generate(run_id=run.pk, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(i, 10) for i in range(1, 11)]
+    # a second run of a done run reports nothing and writes nothing
+    seen.clear()
+    services.schedule_generate(run_id=run.pk, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [] and Match.objects.filter(season=season).count() == 10
+
+
+def test_the_task_runs_the_service_eagerly():
+    from league.tasks import schedule_generate_task
+
+    season = make_season(4)
+    run = services.schedule_request(season=season, kind=RR)
+    result = schedule_generate_task.apply_async(args=[run.pk], task_id=run.task_id)
+    assert result.get() == {"run": run.pk, "status": "done", "done": 6, "total": 6, "error": ""}
+    assert schedule_generate_task.delay(run.pk).get()["total"] == 6
+    assert Match.objects.filter(season=season).count() == 6

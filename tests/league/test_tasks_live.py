@@ -1,0 +1,58 @@
+"""Schedule generation through a real Celery worker over Redis (PostgreSQL in CI)."""
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.urls import reverse
+
+from league import services
+from league.models import ScheduleRun
+from league.tasks import schedule_generate_task
+from matches.models import Match
+from tests.league.helpers import make_season
+
+pytestmark = [pytest.mark.celery_worker, pytest.mark.usefixtures("catalog")]
+
+
+def wait_for(client, status_url: str, timeout: float = 60) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        status = client.get(status_url).json()
+        if status["ready"]:
+            return status
+        time.sleep(0.2)
+    raise AssertionError(f"task not finished: {status}")
+
+
+def test_worker_generates_a_schedule_and_running_the_task_twice_leaves_one(celery_worker_live, client):
+    from league.celery import app
+
+    assert not app.conf.task_always_eager
+    season = make_season(8)
+    client.force_login(season.league.master)
+    # through the page: the view dispatches the task after commit, the progress view follows it
+    response = client.post(
+        reverse("league:schedule_generate", kwargs={"slug": season.league.slug, "number": season.number}),
+        {"kind": "round_robin", "round_number": 0},
+    )
+    run = ScheduleRun.objects.get(season=season)
+    assert response["Location"] == run.get_absolute_url()
+    status = wait_for(client, reverse("league:task_status", kwargs={"task_id": run.task_id}))
+    assert status["state"] == "SUCCESS" and status["total"] == 28
+    assert Match.objects.filter(season=season).count() == 28
+    # the task itself, run again twice by the worker (a redelivery): one schedule
+    first = schedule_generate_task.delay(run.pk).get(timeout=60)
+    second = schedule_generate_task.apply_async(args=[run.pk]).get(timeout=60)
+    assert first["status"] == second["status"] == "done" and first["total"] == second["total"] == 28
+    assert Match.objects.filter(season=season).count() == 28
+    assert ScheduleRun.objects.filter(season=season).count() == 1
+
+
+def test_worker_reports_progress_and_result(celery_worker_live):
+    season = make_season(10)
+    run = services.schedule_request(season=season, kind=ScheduleRun.Kind.ROUND_ROBIN, seed=5)
+    result = schedule_generate_task.apply_async(args=[run.pk], task_id=run.task_id)
+    assert result.get(timeout=60) == {"run": run.pk, "status": "done", "done": 45, "total": 45, "error": ""}
+    assert result.state == "SUCCESS"
+    assert Match.objects.filter(season=season).count() == 45
