@@ -62,3 +62,11 @@ def catalog(db):
     from rules.catalog import ensure_catalog
 
     ensure_catalog()
+
+
+@pytest.fixture(autouse=True)
+def _axes_off_unless_asked(request, settings):
+    """django-axes needs a request to authenticate; the test client's login() has none. Tests that
+    check rate limiting mark themselves `axes` and keep it on."""
+    if "axes" not in request.keywords:
+        settings.AXES_ENABLED = False
