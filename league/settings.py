@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "teams",
     "matches",
     "league.apps.LeagueConfig",
+    "outbox",
 ]
 
 MIDDLEWARE = [

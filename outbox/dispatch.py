@@ -1,0 +1,101 @@
+"""Dispatch Celery tasks so that a broker outage never breaks a page or loses work.
+
+`dispatch_on_commit(task, ...)` sends the task after the surrounding transaction commits. If the
+broker cannot be reached, the failure is logged and the task is stored in the outbox; the
+`outbox_redispatch` task (run by beat every minute) or `manage.py redispatch_outbox` sends it again
+when the broker is back. The caller learns whether it went out, so the page can say what is delayed.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+logger = logging.getLogger(__name__)
+
+#: Fail fast when the broker is down instead of hanging the request.
+RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+
+
+def reset_broker_connections(app=None) -> None:
+    """Drop pooled broker connections (after a failure) so the next send connects afresh."""
+    from kombu import pools
+
+    if app is None:
+        from celery import current_app as app
+    pools.reset()
+    app._pool = None
+    app.amqp._producer_pool = None
+
+
+class DispatchResult:
+    def __init__(self) -> None:
+        self.sent: bool | None = None  # None until the transaction commits
+
+    @property
+    def delayed(self) -> bool:
+        return self.sent is False
+
+
+def dispatch_now(task, *, args: Sequence = (), kwargs: dict | None = None, task_id: str | None = None,
+                 description: str = "") -> bool:
+    """Send now; on a broker error, store the task in the outbox. Returns True when sent."""
+    from outbox.models import OutboxTask
+
+    try:
+        task.apply_async(args=list(args), kwargs=kwargs or {}, task_id=task_id, retry=True, retry_policy=RETRY_POLICY)
+        return True
+    except Exception as exc:  # noqa: BLE001 - kombu/redis raise several types; all mean "not sent"
+        logger.warning("Could not dispatch %s (%s); stored in the outbox to send later", task.name, exc)
+        reset_broker_connections(task.app)
+        OutboxTask.objects.create(
+            task_name=task.name, args=list(args), kwargs=kwargs or {}, task_id=task_id or "",
+            description=description[:200], last_error=str(exc)[:300],
+        )
+        return False
+
+
+def dispatch_on_commit(task, *, args: Sequence = (), kwargs: dict | None = None, task_id: str | None = None,
+                       description: str = "", on_result: Callable[[bool], Any] | None = None) -> DispatchResult:
+    result = DispatchResult()
+
+    def send() -> None:
+        result.sent = dispatch_now(task, args=args, kwargs=kwargs, task_id=task_id, description=description)
+        if on_result is not None:
+            on_result(result.sent)
+
+    transaction.on_commit(send)
+    return result
+
+
+def redispatch_pending(limit: int = 100) -> int:
+    """Send stored tasks again, oldest first; stop at the first failure. Returns how many went out."""
+    from celery import current_app
+
+    from outbox.models import OutboxTask
+
+    sent = 0
+    for item in OutboxTask.objects.filter(status=OutboxTask.Status.PENDING).order_by("id")[:limit]:
+        task = current_app.tasks.get(item.task_name)
+        if task is None:
+            logger.error("Outbox task %s is not registered", item.task_name)
+            continue
+        try:
+            task.apply_async(args=item.args, kwargs=item.kwargs, task_id=item.task_id or None, retry=True,
+                             retry_policy=RETRY_POLICY)
+        except Exception as exc:  # noqa: BLE001
+            OutboxTask.objects.filter(pk=item.pk).update(attempts=item.attempts + 1, last_error=str(exc)[:300])
+            reset_broker_connections(task.app)
+            break
+        OutboxTask.objects.filter(pk=item.pk).update(status=OutboxTask.Status.SENT, sent_at=timezone.now())
+        sent += 1
+    return sent
+
+
+def pending_count() -> int:
+    from outbox.models import OutboxTask
+
+    return OutboxTask.objects.filter(status=OutboxTask.Status.PENDING).count()

@@ -1,0 +1,27 @@
+from django.db import models
+
+
+class OutboxTask(models.Model):
+    """A Celery task whose dispatch failed (the broker was unreachable); sent again later."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the broker"
+        SENT = "sent", "Sent"
+
+    task_name = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    kwargs = models.JSONField(default=dict)
+    task_id = models.CharField(max_length=64, blank=True)
+    description = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveIntegerField(default=1)
+    last_error = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["status", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.task_name} ({self.get_status_display()})"
