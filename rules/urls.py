@@ -1,6 +1,6 @@
 from django.urls import path
 
-from rules import views
+from rules import odds_views, views
 
 app_name = "rules"
 
@@ -12,4 +12,5 @@ urlpatterns = [
     path("challenges/", views.challenges, name="challenges"),
     path("status-effects/", views.status_effects, name="status_effects"),
     path("tables/", views.tables, name="tables"),
+    path("odds/", odds_views.odds, name="odds"),
 ]
