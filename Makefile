@@ -23,7 +23,7 @@ migrate: install
 seed: migrate
 	$(PY) manage.py seed_demo
 
-run: migrate
+run: seed
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
 test: install
