@@ -269,3 +269,15 @@ def test_stronger_team_wins_more_often_and_bonuses_narrow_the_gap():
     assert plain["win"] > plain["loss"] * 2
     helped = _win_rates(300, bonuses=True)
     assert abs(helped["win"] - helped["loss"]) < plain["win"] - plain["loss"]
+
+
+def test_docs_list_every_keyword_and_special_ability():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "simulation.md").read_text(encoding="utf-8")
+    statuses = ("modelled exactly", "approximated", "not modelled", "outside the match")
+    names = [k["name"] for k in CATALOG["keywords"]]
+    names += [a["name"] for p in [*PROFILES.values(), *RONIN.values()] for a in p["abilities"]]
+    assert len(CATALOG["keywords"]) == 50
+    for name in names:
+        rows = [line for line in doc.splitlines() if line.startswith(f"| {name} |")]
+        assert rows, f"{name} is missing from docs/simulation.md"
+        assert all(any(f"| {s} |" in row for s in statuses) for row in rows), name
