@@ -36,7 +36,7 @@ class OddsForm(forms.Form):
                 Column("back_strike", css_class="col-md-4"),
                 Column("stealth", css_class="col-md-4"),
             ),
-            Submit("show", "Show the odds", css_class="btn-primary"),
+            Submit("show", "Show the odds"),
         )
 
     def clean_assists_attacker(self) -> int:
