@@ -137,6 +137,18 @@ def team_game_records(team: Team) -> QuerySet:
     )
 
 
+def game_record_line(side) -> dict:
+    """One line of the scroll's game records: the opponents and the score with this team first."""
+    others = [s for s in side.match.sides.all() if s.team_id != side.team_id]
+    return {
+        "side": side,
+        "match": side.match,
+        "opponents": [o.team for o in others],
+        "score": "–".join(str(p if p is not None else 0) for p in [side.points, *[o.points for o in others]]),
+        "all_stars": side.all_stars,
+    }
+
+
 def recent_ledger(team: Team, limit: int = 8) -> list[TreasuryEntry]:
     return list(team.ledger.select_related("match").order_by("-id")[:limit])
 

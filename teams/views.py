@@ -79,7 +79,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "team": team,
         "lines": lines,
         "rating": team_rating(selectors.team_snapshot(team)),
-        "records": list(selectors.team_game_records(team)),
+        "records": [selectors.game_record_line(side) for side in selectors.team_game_records(team)],
         "ledger": selectors.recent_ledger(team),
         "can_manage": can_manage_team(request.user, team),
         "problems": services.roster_problems(team=team) if team.status == Team.Status.BUILDING else [],
