@@ -25,6 +25,16 @@ def need(condition: bool, what: str) -> None:
     pytest.skip(f"{what} not configured (set it, or run .ci/run)")
 
 
+def pytest_report_header(config):
+    """Say in the run's header which services the suite runs against (visible in CI's log)."""
+    db = settings.DATABASES["default"]
+    engine = db["ENGINE"].rsplit(".", 1)[-1]
+    where = f"{db.get('HOST') or 'local'}:{db.get('PORT') or ''}/{db.get('NAME')}" if engine == "postgresql" else str(db["NAME"])
+    broker = settings.REDIS_URL or "none (Celery eager, in-process)"
+    required = "required (fail if missing)" if services_required() else "optional (skip if missing)"
+    return [f"moonlight: database={engine} {where}; broker={broker}; real-service tests {required}"]
+
+
 @pytest.fixture
 def postgres(db):
     """Requires the default database to be PostgreSQL."""
@@ -70,3 +80,32 @@ def _axes_off_unless_asked(request, settings):
     check rate limiting mark themselves `axes` and keep it on."""
     if "axes" not in request.keywords:
         settings.AXES_ENABLED = False
+
+
+_SERVICE_FIXTURES = {
+    "postgres": "PostgreSQL", "postgres_tx": "PostgreSQL", "celery_worker_live": "real Celery worker",
+    "redis_url": "Redis",
+}
+_service_items: dict[str, set[str]] = {}
+_service_passed: dict[str, set[str]] = {}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for fixture, label in _SERVICE_FIXTURES.items():
+            if fixture in getattr(item, "fixturenames", ()):
+                _service_items.setdefault(label, set()).add(item.nodeid)
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" and report.passed:
+        for label, ids in _service_items.items():
+            if report.nodeid in ids:
+                _service_passed.setdefault(label, set()).add(report.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _service_items:
+        return
+    parts = [f"{label}: {len(_service_passed.get(label, ()))}/{len(ids)} passed" for label, ids in sorted(_service_items.items())]
+    terminalreporter.write_line("moonlight real-service tests — " + "; ".join(parts))
