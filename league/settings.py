@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "matches",
     "league.apps.LeagueConfig",
     "outbox",
+    "newsletters",
 ]
 
 MIDDLEWARE = [

@@ -11,5 +11,6 @@ urlpatterns = [
     path("teams/", include("teams.urls")),
     path("matches/", include("matches.urls")),
     path("leagues/", include("league.app_urls")),
+    path("newsletters/", include("newsletters.urls")),
     path("admin/", admin.site.urls),
 ]

@@ -1,0 +1,418 @@
+"""Writes for newsletters: request a build, build (the task's service), edit, publish, email.
+
+Idempotent by construction:
+
+- one newsletter per league and period (unique constraint; ``get_or_create`` then a row lock), so
+  asking twice, a retried task or the weekly schedule all land on the same row;
+- a build rewrites a draft and never touches a published newsletter (checked under the row lock
+  just before writing);
+- each email is a NewsletterDelivery row per player (unique per newsletter and player), locked
+  while it is sent and marked sent afterwards, so a retry or a second publish never emails a
+  player twice. One player's failure is recorded on that row and retried by its own task; the
+  others do not wait for it.
+"""
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable
+
+import markdown
+import nh3
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from league.models import League, Season
+from matches.models import Match
+from outbox.dispatch import dispatch_now
+from newsletters import content, selectors
+from newsletters.models import Newsletter, NewsletterDelivery
+from newsletters.periods import Period, last_complete_week
+from newsletters.permissions import require_master
+
+logger = logging.getLogger(__name__)
+
+Progress = Callable[[int, int, str], None]
+
+# --- the editorial: Markdown, then sanitized -------------------------------------------------------
+
+EDITORIAL_TAGS = {
+    "p", "br", "hr", "strong", "em", "b", "i", "u", "s", "del", "code", "pre", "blockquote", "ul", "ol", "li",
+    "h2", "h3", "h4", "h5", "h6", "a", "img", "table", "thead", "tbody", "tr", "th", "td", "sup", "sub", "abbr",
+}
+EDITORIAL_ATTRIBUTES = {
+    "a": {"href", "title"}, "img": {"src", "alt", "title", "width", "height"}, "abbr": {"title"},
+    "th": {"align"}, "td": {"align"}, "ol": {"start"},
+}
+
+
+def render_markdown(text: str) -> str:
+    """The master's Markdown as HTML safe to show on the site and in email (nh3 keeps a small set
+    of tags; scripts, styles and event handlers are removed with their content)."""
+    html = markdown.markdown(text or "", extensions=["extra", "sane_lists"], output_format="html")
+    return nh3.clean(
+        html, tags=EDITORIAL_TAGS, attributes=EDITORIAL_ATTRIBUTES, url_schemes={"http", "https", "mailto"},
+        link_rel="noopener noreferrer nofollow", clean_content_tags={"script", "style"},
+    )
+
+
+# --- requesting and building -----------------------------------------------------------------------
+
+def default_title(league: League, period: Period) -> str:
+    return f"{league.name} newsletter — {period.label}"
+
+
+def _validate_period(league: League, period: Period) -> Season | None:
+    season = selectors.period_season(league, period)
+    if period.is_round and season is None:
+        raise ValidationError(f"{league.name} has no season {period.season_number}.")
+    return season
+
+
+def _send(task, *, args: list, task_id: str | None = None, description: str = "") -> None:
+    """Send a task (called after commit). With a broker, through the project's outbox, so a broker
+    outage stores the task to be sent again later; without one (eager), it runs here, and a
+    failure is already recorded on the newsletter or delivery row by its service."""
+    if task.app.conf.task_always_eager:
+        task.apply_async(args=args, task_id=task_id)
+    else:
+        dispatch_now(task, args=args, task_id=task_id, description=description)
+
+
+def _dispatch_build(newsletter_id: int, task_id: str) -> None:
+    from newsletters.tasks import newsletter_build_task
+
+    _send(newsletter_build_task, args=[newsletter_id], task_id=task_id, description=f"Build newsletter {newsletter_id}")
+
+
+def newsletter_request(*, league: League, period: Period, actor=None) -> Newsletter:
+    """Find or create the league's newsletter for ``period`` and queue a (re)build after commit.
+
+    A published newsletter is returned as it is: nothing is queued. ``actor`` None is the
+    weekly schedule; otherwise only the league's master may ask.
+    """
+    if actor is not None:
+        require_master(actor, league)
+    season = _validate_period(league, period)
+    with transaction.atomic():
+        newsletter, _ = Newsletter.objects.get_or_create(
+            league=league, period_key=period.key,
+            defaults={
+                "season": season, "kind": period.kind, "round_number": period.round_number,
+                "iso_year": period.iso_year, "iso_week": period.iso_week, "sort_key": period.sort_key,
+                "title": default_title(league, period),
+            },
+        )
+        newsletter = Newsletter.objects.select_for_update().get(pk=newsletter.pk)
+        if newsletter.is_published:
+            return newsletter
+        newsletter.build_task_id = uuid.uuid4().hex
+        newsletter.build_status = Newsletter.BuildStatus.PENDING
+        newsletter.build_progress = 0
+        newsletter.build_step = "Waiting for a worker"
+        newsletter.build_error = ""
+        newsletter.save(update_fields=["build_task_id", "build_status", "build_progress", "build_step", "build_error",
+                                       "updated_at"])
+        # robust: a failed eager build (recorded on the row by the task) does not break the request.
+        newsletter_id, task_id = newsletter.pk, newsletter.build_task_id
+        transaction.on_commit(lambda: _dispatch_build(newsletter_id, task_id), robust=True)
+    return newsletter
+
+
+def _progress_store(newsletter_id: int, percent: int, step: str, status: str = Newsletter.BuildStatus.RUNNING) -> None:
+    Newsletter.objects.filter(pk=newsletter_id, status=Newsletter.Status.DRAFT).update(
+        build_status=status, build_progress=percent, build_step=step[:100]
+    )
+
+
+def compose_sections(newsletter: Newsletter, *, step: Callable[[str], None] = lambda _: None) -> dict:
+    """Read the period's facts and write every generated section (JSON-ready)."""
+    league, season = newsletter.league, newsletter.season
+    period = Period.from_key(newsletter.period_key)
+
+    step("Reading the period's results")
+    matches = selectors.period_matches(league, period, season)
+    match_ids = [m.pk for m in matches]
+    start, end = selectors.period_window(period, season)
+
+    step("Writing the challenge reports")
+    reports = [content.challenge_report(m) for m in matches]
+
+    step("Working out the league table")
+    sides = selectors.season_sides_through(season, period) if season else []
+    games = selectors.group_by_match(sides)
+    rows = selectors.table_through(season, sides) if season else []
+    previous = selectors.previous_newsletter(newsletter)
+    previous_table = None
+    if previous is not None and previous.sections.get("table"):
+        previous_table = {**previous.sections["table"], "title": previous.title}
+    through = period.label if period.is_round else f"the end of week {period.iso_week}"
+    table = content.table_section(rows, previous_table, through=through)
+
+    step("Counting facts and stats")
+    team_ids = sorted({r.team.pk for r in rows} | {s.team_id for m in matches for s in m.sides.all()})
+    ups, taken = content.level_up_rows(selectors.level_ups(match_ids))
+    upkeep_released = {d.ninja_id for m in matches for d in m.upkeep_decisions.all() if not d.paid}
+    stats = {
+        "top_xp": content.top_xp_section(selectors.xp_earners(match_ids)),
+        "level_ups": ups,
+        "advancements": taken,
+        "injuries": content.injuries_section(matches),
+        "casualties": content.casualties_section(matches),
+        "treasuries": content.treasuries_section(selectors.treasuries_at(team_ids, end)),
+        "ronin": content.ronin_section(
+            selectors.ronin_hired(team_ids, start, end), matches,
+            selectors.ronin_released_off_table(team_ids, start, end, upkeep_released),
+        ),
+        "clan_records": content.clan_records(games),
+        "records": content.season_records(games),
+    }
+
+    step("Drawing the charts")
+    charts = content.chart_section(games, season, rows) if season else []
+
+    return {
+        "version": 1,
+        "period": {"key": period.key, "kind": period.kind, "label": period.label},
+        "season": {"id": season.pk, "number": season.number, "name": season.name} if season else None,
+        "matches": len(matches),
+        "reports": reports,
+        "table": table,
+        "stats": stats,
+        "charts": charts,
+        "previous": {"id": previous.pk, "title": previous.title, "key": previous.period_key} if previous else None,
+        "built_at": timezone.now().isoformat(),
+    }
+
+
+def newsletter_build(*, newsletter_id: int, progress: Progress | None = None) -> Newsletter | None:
+    """Build (or rebuild) a draft's generated sections; never overwrites a published newsletter.
+
+    The reads run outside any lock; the write happens under the row lock, after checking again
+    that the newsletter is still a draft. Reports progress to the row (for the page) and to
+    ``progress`` (the task's state).
+    """
+    newsletter = Newsletter.objects.select_related("league", "season").filter(pk=newsletter_id).first()
+    if newsletter is None or newsletter.is_published:
+        return newsletter
+    steps = ["Reading the period's results", "Writing the challenge reports", "Working out the league table",
+             "Counting facts and stats", "Drawing the charts", "Laying out the newsletter"]
+    total = len(steps) + 1
+    done = 0
+
+    def step(label: str) -> None:
+        nonlocal done
+        done += 1
+        _progress_store(newsletter_id, int(100 * done / total), label)
+        if progress is not None:
+            progress(done, total, label)
+
+    sections = compose_sections(newsletter, step=step)
+    step("Laying out the newsletter")
+    context = {"newsletter": newsletter, "league": newsletter.league, "sections": sections}
+    html = render_to_string("newsletters/includes/_sections.html", context)
+    text = render_to_string("newsletters/email/sections.txt", context)
+    with transaction.atomic():
+        locked = Newsletter.objects.select_for_update().get(pk=newsletter_id)
+        if locked.is_published:
+            return locked
+        locked.sections = sections
+        locked.content_html = html
+        locked.content_text = text
+        locked.build_status = Newsletter.BuildStatus.DONE
+        locked.build_progress = 100
+        locked.build_step = f"Written: {len(sections['reports'])} challenge report{'s' if len(sections['reports']) != 1 else ''}"
+        locked.build_error = ""
+        locked.built_at = timezone.now()
+        locked.builds = locked.builds + 1
+        locked.save(update_fields=["sections", "content_html", "content_text", "build_status", "build_progress",
+                                   "build_step", "build_error", "built_at", "builds", "updated_at"])
+    if progress is not None:
+        progress(total, total, "Done")
+    return locked
+
+
+def newsletter_build_failed(*, newsletter_id: int, error: str) -> None:
+    Newsletter.objects.filter(pk=newsletter_id, status=Newsletter.Status.DRAFT).update(
+        build_status=Newsletter.BuildStatus.FAILED, build_error=error[:300], build_step="Failed"
+    )
+
+
+# --- the weekly schedule ----------------------------------------------------------------------------
+
+def period_due(league: League, *, now=None) -> Period | None:
+    """The period the weekly schedule drafts for a league: the latest completed round of its
+    current season; for a season without rounds, last week, if any result came in during it."""
+    season = league.seasons.exclude(status=Season.Status.FINISHED).order_by("-number").first()
+    if season is not None:
+        number = selectors.latest_completed_round(season)
+        if number is not None:
+            return Period.round(season.number, number)
+    week = last_complete_week(now)
+    start, end = week.window()
+    if Match.objects.filter(league=league, status=Match.Status.CONFIRMED, confirmed_at__gte=start,
+                            confirmed_at__lt=end).exists():
+        return week
+    return None
+
+
+def newsletters_draft_due(*, now=None) -> list[Newsletter]:
+    """For every league with something to report, draft (or redraft) the newsletter of its due
+    period; each league's build is its own task. A failure for one league does not stop the rest."""
+    drafted = []
+    for league in League.objects.order_by("id"):
+        try:
+            period = period_due(league, now=now)
+            if period is not None:
+                drafted.append(newsletter_request(league=league, period=period))
+        except Exception:  # noqa: BLE001 - logged; the other leagues still get their newsletter
+            logger.exception("could not draft the newsletter of league %s", league.pk)
+    return drafted
+
+
+# --- editing and publishing -------------------------------------------------------------------------
+
+def newsletter_update(*, newsletter: Newsletter, title: str, editorial: str, actor) -> Newsletter:
+    """The master edits a draft's title and editorial (rendered and sanitized now)."""
+    require_master(actor, newsletter.league)
+    title = (title or "").strip()
+    if not title:
+        raise ValidationError({"title": "Give the newsletter a title."})
+    with transaction.atomic():
+        locked = Newsletter.objects.select_for_update().get(pk=newsletter.pk)
+        if locked.is_published:
+            raise ValidationError("This newsletter is published: it stays as it was published.")
+        locked.title = title[:150]
+        locked.editorial = editorial or ""
+        locked.editorial_html = render_markdown(locked.editorial)
+        locked.save(update_fields=["title", "editorial", "editorial_html", "updated_at"])
+    return locked
+
+
+def newsletter_publish(*, newsletter: Newsletter, actor, base_url: str = "", send_email: bool = True) -> Newsletter:
+    """Publish a built draft: it is frozen from now on. Emails every player (one task each)."""
+    require_master(actor, newsletter.league)
+    with transaction.atomic():
+        locked = Newsletter.objects.select_for_update().select_related("league").get(pk=newsletter.pk)
+        if locked.is_published:
+            raise ValidationError("This newsletter is already published.")
+        if locked.is_building:
+            raise ValidationError("The draft is being written: publish it when the build has finished.")
+        if not locked.is_built:
+            raise ValidationError("The draft has not been written yet.")
+        now = timezone.now()
+        locked.status = Newsletter.Status.PUBLISHED
+        locked.published_at = now
+        locked.published_by = actor
+        locked.editorial_html = render_markdown(locked.editorial)
+        locked.permalink = absolute_url(locked.get_absolute_url(), base_url)
+        locked.save(update_fields=["status", "published_at", "published_by", "editorial_html", "permalink",
+                                   "updated_at"])
+        if send_email:
+            newsletter_email_players(newsletter=locked)
+    return locked
+
+
+def absolute_url(path: str, base_url: str = "") -> str:
+    base = (base_url or getattr(settings, "SITE_URL", "") or "http://localhost:8000").rstrip("/")
+    return base + path
+
+
+# --- email ------------------------------------------------------------------------------------------
+
+def _dispatch_delivery(delivery_id: int) -> None:
+    from newsletters.tasks import newsletter_deliver_task
+
+    _send(newsletter_deliver_task, args=[delivery_id], description=f"Email newsletter delivery {delivery_id}")
+
+
+def newsletter_email_players(*, newsletter: Newsletter) -> list[NewsletterDelivery]:
+    """Record one delivery per player (skipping those already recorded) and queue each unsent
+    one as its own task after commit."""
+    if not newsletter.is_published:
+        raise ValidationError("Only a published newsletter is emailed.")
+    with transaction.atomic():
+        existing = set(NewsletterDelivery.objects.filter(newsletter=newsletter).values_list("user_id", flat=True))
+        new = [
+            NewsletterDelivery(
+                newsletter=newsletter, user=user, email=user.email or "",
+                status=NewsletterDelivery.Status.PENDING if user.email else NewsletterDelivery.Status.SKIPPED,
+            )
+            for user in selectors.recipients(newsletter.league)
+            if user.pk not in existing
+        ]
+        NewsletterDelivery.objects.bulk_create(new, ignore_conflicts=True)
+        deliveries = list(
+            NewsletterDelivery.objects.filter(
+                newsletter=newsletter, status__in=[NewsletterDelivery.Status.PENDING, NewsletterDelivery.Status.FAILED]
+            ).order_by("id")
+        )
+        for delivery in deliveries:
+            # robust: a broker hiccup (or an eager failure) for one player does not stop the others.
+            transaction.on_commit(lambda pk=delivery.pk: _dispatch_delivery(pk), robust=True)
+    return deliveries
+
+
+def absolutize_links(html: str, base: str) -> str:
+    """Site-relative links made absolute for an email."""
+    return html.replace('href="/', f'href="{base}/').replace("href='/", f"href='{base}/")
+
+
+def newsletter_email(newsletter: Newsletter, to: str) -> EmailMultiAlternatives:
+    """The email of a published newsletter: plain text and HTML, both from the stored content."""
+    path = newsletter.get_absolute_url()
+    permalink = newsletter.permalink or absolute_url(path)
+    base = permalink[: -len(path)] if permalink.endswith(path) else absolute_url("")
+    context = {
+        "newsletter": newsletter,
+        "league": newsletter.league,
+        "permalink": permalink,
+        "list_url": base + reverse("newsletters:list", kwargs={"league_slug": newsletter.league.slug}),
+        "content_html": absolutize_links(newsletter.content_html, base),
+        "editorial_html": absolutize_links(newsletter.editorial_html, base),
+        "sections": newsletter.sections,
+    }
+    subject = f"[{newsletter.league.name}] {newsletter.title}"
+    text = render_to_string("newsletters/email/newsletter.txt", context)
+    html = render_to_string("newsletters/email/newsletter.html", context)
+    message = EmailMultiAlternatives(
+        subject=subject, body=text, to=[to],
+        headers={"List-Id": f"<{newsletter.league.slug}.newsletters.moonlight-league>"},
+    )
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def delivery_send(*, delivery_id: int) -> NewsletterDelivery | None:
+    """Send one player's email unless it was already sent. The delivery row is locked while
+    sending; a failure is recorded (attempts, error) and then raised for the task to retry."""
+    failure: Exception | None = None
+    with transaction.atomic():
+        delivery = (
+            NewsletterDelivery.objects.select_for_update(of=("self",))
+            .select_related("newsletter", "newsletter__league")
+            .filter(pk=delivery_id)
+            .first()
+        )
+        if delivery is None or delivery.status in (NewsletterDelivery.Status.SENT, NewsletterDelivery.Status.SKIPPED):
+            return delivery
+        delivery.attempts += 1
+        try:
+            newsletter_email(delivery.newsletter, delivery.email).send(fail_silently=False)
+        except Exception as exc:  # noqa: BLE001 - recorded, then re-raised below for the retry
+            delivery.status = NewsletterDelivery.Status.FAILED
+            delivery.last_error = f"{type(exc).__name__}: {exc}"[:300]
+            failure = exc
+        else:
+            delivery.status = NewsletterDelivery.Status.SENT
+            delivery.sent_at = timezone.now()
+            delivery.last_error = ""
+        delivery.save(update_fields=["status", "attempts", "last_error", "sent_at"])
+    if failure is not None:
+        raise failure
+    return delivery

@@ -1,0 +1,181 @@
+"""Newsletter pages: the league's archive, one newsletter, the master's draft tools, build progress.
+
+Pages show only what the newsletter stores (rendered at build time, frozen at publication), so
+they run a fixed number of queries whatever the number of matches reported. Who may do what is
+decided in newsletters.permissions; views validate a form and call one service.
+"""
+from __future__ import annotations
+
+from celery.result import AsyncResult
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from league.celery import app as celery_app
+from newsletters import selectors, services
+from newsletters.forms import ActionForm, BuildForm, EditorialForm, PublishForm
+from newsletters.models import Newsletter
+from newsletters.periods import Period
+from newsletters.permissions import can_manage, can_read, require_master
+
+
+def _build_form(league, data=None) -> BuildForm:
+    return BuildForm(
+        data, choices=selectors.period_choices(league),
+        action=reverse("newsletters:build", kwargs={"league_slug": league.slug}),
+    )
+
+
+def _master_newsletter(request: HttpRequest, league_slug: str, key: str) -> Newsletter:
+    newsletter = selectors.newsletter_for_page(league_slug, key)
+    require_master(request.user, newsletter.league)
+    return newsletter
+
+
+def newsletter_list(request: HttpRequest, league_slug: str) -> HttpResponse:
+    league = selectors.league_by_slug(league_slug)
+    is_master = can_manage(request.user, league)
+    context = {
+        "league": league,
+        "published": list(selectors.published(league)),
+        "is_master": is_master,
+        "drafts": list(selectors.drafts(league)) if is_master else [],
+        "build_form": _build_form(league) if is_master else None,
+    }
+    return render(request, "newsletters/newsletter_list.html", context)
+
+
+@login_required
+@require_POST
+def newsletter_build(request: HttpRequest, league_slug: str) -> HttpResponse:
+    league = selectors.league_by_slug(league_slug)
+    require_master(request.user, league)
+    form = _build_form(league, request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a period for the newsletter.")
+        return redirect("newsletters:list", league_slug=league.slug)
+    try:
+        newsletter = services.newsletter_request(league=league, period=form.cleaned_data["period"], actor=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect("newsletters:list", league_slug=league.slug)
+    if newsletter.is_published:
+        messages.info(request, "This period's newsletter is already published; it stays as it was published.")
+    return redirect(newsletter)
+
+
+def newsletter_detail(request: HttpRequest, league_slug: str, key: str) -> HttpResponse:
+    newsletter = selectors.newsletter_for_page(league_slug, key)
+    if not can_read(request.user, newsletter):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        raise PermissionDenied("Only the league's ninja master may read a draft.")
+    league = newsletter.league
+    is_master = can_manage(request.user, league)
+    older, newer = selectors.neighbours(newsletter)
+    context = {
+        "newsletter": newsletter,
+        "league": league,
+        "is_master": is_master,
+        "older": older,
+        "newer": newer,
+        "deliveries": selectors.delivery_summary(newsletter) if is_master and newsletter.is_published else None,
+        "rebuild_form": ActionForm(
+            label="Rebuild the draft",
+            action=reverse("newsletters:rebuild", kwargs={"league_slug": league.slug, "key": newsletter.period_key}),
+        ) if is_master and not newsletter.is_published else None,
+    }
+    return render(request, "newsletters/newsletter_detail.html", context)
+
+
+@login_required
+def newsletter_edit(request: HttpRequest, league_slug: str, key: str) -> HttpResponse:
+    newsletter = _master_newsletter(request, league_slug, key)
+    if newsletter.is_published:
+        messages.info(request, "A published newsletter stays as it was published.")
+        return redirect(newsletter)
+    form = EditorialForm(request.POST or None, instance=newsletter)
+    preview = None
+    if request.method == "POST" and form.is_valid():
+        if "preview" in request.POST:
+            preview = services.render_markdown(form.cleaned_data["editorial"])
+        else:
+            try:
+                services.newsletter_update(
+                    newsletter=newsletter, title=form.cleaned_data["title"],
+                    editorial=form.cleaned_data["editorial"], actor=request.user,
+                )
+            except ValidationError as exc:
+                form.add_error(None, exc)
+            else:
+                messages.success(request, "Draft saved. Review it below, then publish.")
+                return redirect(newsletter)
+    return render(request, "newsletters/newsletter_edit.html",
+                  {"newsletter": newsletter, "league": newsletter.league, "form": form, "preview": preview})
+
+
+@login_required
+@require_POST
+def newsletter_rebuild(request: HttpRequest, league_slug: str, key: str) -> HttpResponse:
+    newsletter = _master_newsletter(request, league_slug, key)
+    if newsletter.is_published:
+        messages.info(request, "A published newsletter is never rebuilt.")
+        return redirect(newsletter)
+    try:
+        services.newsletter_request(league=newsletter.league, period=Period.from_key(newsletter.period_key),
+                                    actor=request.user)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    return redirect(newsletter)
+
+
+@login_required
+def newsletter_publish(request: HttpRequest, league_slug: str, key: str) -> HttpResponse:
+    newsletter = _master_newsletter(request, league_slug, key)
+    if newsletter.is_published:
+        messages.info(request, "This newsletter is already published.")
+        return redirect(newsletter)
+    recipients = selectors.recipients(newsletter.league)
+    form = PublishForm(request.POST or None, recipients=len(recipients))
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.newsletter_publish(
+                newsletter=newsletter, actor=request.user, base_url=request.build_absolute_uri("/"),
+                send_email=form.cleaned_data["send_email"],
+            )
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+            return redirect(newsletter)
+        messages.success(request, "Published." + (" The players are being emailed." if form.cleaned_data["send_email"] else ""))
+        return redirect(newsletter)
+    return render(request, "newsletters/newsletter_publish.html",
+                  {"newsletter": newsletter, "league": newsletter.league, "form": form, "recipients": recipients})
+
+
+@login_required
+def newsletter_status(request: HttpRequest, league_slug: str, key: str) -> JsonResponse:
+    """The build's progress, polled by the progress bar: the row's progress (written by the task at
+    each step) and, while it is queued or running on a worker, the task's state."""
+    newsletter = _master_newsletter(request, league_slug, key)
+    state, percent, step = newsletter.build_status, newsletter.build_progress, newsletter.build_step
+    task_state = None
+    if newsletter.is_building and newsletter.build_task_id and not celery_app.conf.task_always_eager:
+        result = AsyncResult(newsletter.build_task_id, app=celery_app)
+        task_state = result.state
+        if task_state == "PROGRESS" and isinstance(result.info, dict) and result.info.get("total"):
+            percent = max(percent, int(100 * result.info.get("done", 0) / result.info["total"]))
+            step = result.info.get("step") or step
+    return JsonResponse({
+        "state": state,
+        "task_state": task_state,
+        "percent": 100 if state == Newsletter.BuildStatus.DONE else percent,
+        "step": step,
+        "ready": state in (Newsletter.BuildStatus.DONE, Newsletter.BuildStatus.FAILED),
+        "error": newsletter.build_error,
+        "next_url": newsletter.get_absolute_url(),
+    })
