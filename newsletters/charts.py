@@ -23,9 +23,10 @@ class Series:
 
 
 def _nice_step(span: float, target: int = 5) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50, ... that cuts ``span`` into at most ``target`` steps."""
     raw = max(span / target, 1)
-    for base in (1, 2, 5):
-        for mag in (1, 10, 100, 1000, 10000):
+    for mag in (1, 10, 100, 1000, 10000):
+        for base in (1, 2, 5):
             if base * mag >= raw:
                 return base * mag
     return int(raw)

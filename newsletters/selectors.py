@@ -216,10 +216,13 @@ def level_ups(match_ids: list[int]) -> list[AdvancementRoll]:
     )
 
 
-def treasuries_at(team_ids: list[int], cutoff: dt.datetime) -> list[tuple[Team, int]]:
-    """Each team's treasury as the ledger stood at ``cutoff`` (the last entry before it)."""
+def treasuries_at(team_ids: list[int], cutoff: dt.datetime, match_ids: list[int]) -> list[tuple[Team, int]]:
+    """Each team's treasury at the end of the period: the balance after its last ledger entry
+    written before ``cutoff`` or by one of the period's matches (whose post-game entries are
+    written just after the match is confirmed)."""
     last_ids = (
-        TreasuryEntry.objects.filter(team_id__in=team_ids, created_at__lte=cutoff)
+        TreasuryEntry.objects.filter(team_id__in=team_ids)
+        .filter(Q(created_at__lte=cutoff) | Q(match_id__in=match_ids))
         .values("team_id")
         .annotate(last=Max("id"))
         .values_list("last", flat=True)
@@ -252,13 +255,17 @@ def ronin_hired(team_ids: list[int], start: dt.datetime, end: dt.datetime) -> li
     return hired
 
 
-def ronin_released_off_table(team_ids: list[int], start: dt.datetime, end: dt.datetime, exclude: set[int]) -> list[Ninja]:
-    """Ronin their players released in the window (not through an upkeep decision of a match)."""
+def ronin_released_off_table(team_ids: list[int], start: dt.datetime, end: dt.datetime) -> list[Ninja]:
+    """Ronin their players released in the window, away from the table (a ronin released by a
+    match's upkeep decision is reported with that match)."""
     return list(
         Ninja.objects.filter(
             team_id__in=team_ids, profile__kind="ronin", status=Ninja.Status.RELEASED,
             released_at__gt=start, released_at__lte=end,
-        ).exclude(pk__in=exclude).select_related("team", "profile").order_by("released_at", "id")
+        )
+        .exclude(upkeep_decisions__paid=False)
+        .select_related("team", "profile")
+        .order_by("released_at", "id")
     )
 
 

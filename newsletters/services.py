@@ -157,17 +157,16 @@ def compose_sections(newsletter: Newsletter, *, step: Callable[[str], None] = la
     step("Counting facts and stats")
     team_ids = sorted({r.team.pk for r in rows} | {s.team_id for m in matches for s in m.sides.all()})
     ups, taken = content.level_up_rows(selectors.level_ups(match_ids))
-    upkeep_released = {d.ninja_id for m in matches for d in m.upkeep_decisions.all() if not d.paid}
     stats = {
         "top_xp": content.top_xp_section(selectors.xp_earners(match_ids)),
         "level_ups": ups,
         "advancements": taken,
         "injuries": content.injuries_section(matches),
         "casualties": content.casualties_section(matches),
-        "treasuries": content.treasuries_section(selectors.treasuries_at(team_ids, end)),
+        "treasuries": content.treasuries_section(selectors.treasuries_at(team_ids, end, match_ids)),
         "ronin": content.ronin_section(
             selectors.ronin_hired(team_ids, start, end), matches,
-            selectors.ronin_released_off_table(team_ids, start, end, upkeep_released),
+            selectors.ronin_released_off_table(team_ids, start, end),
         ),
         "clan_records": content.clan_records(games),
         "records": content.season_records(games),

@@ -129,3 +129,80 @@ def test_week_newsletter_reports_the_matches_confirmed_that_week(seeded, django_
     assert [r["team"] for r in newsletter.sections["table"]["rows"]] == ["Foxes", "Apes", "Tigers", "Squids"]
     # The season has rounds, so its points chart is by round even in a week's newsletter.
     assert newsletter.sections["charts"][0]["x_label"] == "Round"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_facts_cover_the_healing_house_ronin_hired_and_lost_level_ups_and_advancements(catalog):
+    from league import services as league_services
+    from matches import services as match_services
+    from matches.models import Match
+    from rules.models import Challenge
+    from teams.models import AdvancementRoll
+    from tests.factories import LeagueFactory, UserFactory, make_legal_team, make_team, recruit
+    from tests.newsletters.helpers import join, record_for
+
+    # No loss revenue and dice entered at the table: the Raiders cannot pay their ronin's upkeep,
+    # and the downtime faces are known.
+    league = LeagueFactory(name="Hard League", slug="hard", master=UserFactory(username="hard-master"),
+                           revenue_loss=0, dice_mode="entered")
+    season = league_services.season_create(league=league, format="round_robin")
+    tigers = join(league, make_legal_team("tora", owner=UserFactory(username="t-owner"), name="Tigers", league=league))
+    raiders = make_team("yamazaru", owner=UserFactory(username="r-owner"), name="Raiders", league=league)
+    recruit(raiders, "yamazaru-chunin")
+    kappa = recruit(raiders, "kappa", name="Kappa")
+    recruit(raiders, "yamazaru-kaiken", 4)
+    recruit(raiders, "yamazaru-yajiri", 2)
+    raiders = join(league, raiders)
+    assert raiders.treasury == 0
+
+    match = match_services.match_create(teams=[tigers, raiders], challenge=Challenge.objects.get(slug="champion"),
+                                        season=season, round_number=1)
+    match_services.match_kick_off(match=match)
+    match.refresh_from_db()
+    t_side, r_side = match.sides.order_by("slot")
+    t_rows = {r["profile_slug"]: r for r in t_side.roster_snapshot}
+    r_rows = [r for r in r_side.roster_snapshot if r["profile_slug"] == "yamazaru-kaiken"]
+    hero = t_rows["tora-chunin"]["id"]
+    kunoichi = next(r["id"] for r in t_side.roster_snapshot if r["profile_slug"] == "tora-kunoichi")
+    hurt = r_rows[0]["id"]
+    record = record_for(match, {tigers.pk: 4, raiders.pk: 2}, feats={hero: {"injuries": 8}},
+                        stars={tigers.pk: [hero]}, healing=(kunoichi, hurt))
+    match_services.match_submit_result(match=match, record=record, actor=league.master,
+                                       downtime_faces={kunoichi: "Air", hurt: "Void"})
+    assert Match.objects.get(pk=match.pk).status == Match.Status.CONFIRMED
+
+    # The chunin reached Experienced: the master enters the dice and picks an advancement.
+    roll = AdvancementRoll.objects.get(ninja_id=hero)
+    match_services.advancement_enter_faces(roll=roll, faces=["Fire", "Earth"], actor=league.master)
+    roll.refresh_from_db()
+    option = match_services.advancement_options_for(roll)[0]
+    advancement = match_services.advancement_choose(roll=roll, choice=match_services.option_key(option))
+
+    newsletter = build(league, Period.round(1, 1))
+    report, = newsletter.sections["reports"]
+    stats = newsletter.sections["stats"]
+    names = {r["id"]: r["name"] for r in t_side.roster_snapshot + r_side.roster_snapshot}
+
+    assert f"{names[hurt]} (Raiders) misses the next two games" in report["text"]
+    assert f"{names[kunoichi]} (Tigers) starts the next game in the Healing House" in report["text"]
+    assert "Raiders could not cover the 5-koban upkeep of Kappa, and the ronin was released." in report["text"]
+    assert [n["kind"] for n in report["notables"]] == ["ronin_released"]
+    assert report["notables"][0]["forced"] is True
+
+    assert stats["casualties"]["healing_house"] == 2
+    assert [c["text"] for c in stats["casualties"]["rows"]] == [
+        f"{names[kunoichi]} (Tigers) starts the next game in the Healing House",
+        f"{names[hurt]} (Raiders) misses the next two games",
+    ]
+    assert stats["ronin"]["hired"] == [{
+        "ninja": "Kappa", "profile": "Kappa", "team": "Raiders", "team_id": raiders.pk, "koban": 20, "upkeep": 5,
+        "text": "Raiders hired Kappa for 20 koban (5 upkeep a game)",
+    }]
+    assert [r["text"] for r in stats["ronin"]["lost"]] == ["Kappa left Raiders (could not pay the upkeep)"]
+    assert stats["top_xp"]["rows"][0]["ninja"] == names[hero]
+    assert stats["top_xp"]["rows"][0]["xp"] == 11
+    assert [u["text"] for u in stats["level_ups"]] == [f"{names[hero]} (Tigers) reached Experienced"]
+    assert [a["text"] for a in stats["advancements"]] == [f"{names[hero]} (Tigers) took {advancement}"]
+    assert stats["treasuries"]["rows"][0]["team"] == "Tigers"
+    assert stats["injuries"]["text"].startswith(f"Most injuries inflicted: {names[hero]} (Tigers) with 8.")
+    assert kappa.pk not in {n["ninja_id"] for n in stats["top_xp"]["rows"]}
