@@ -31,6 +31,11 @@ class NewsletterAdmin(admin.ModelAdmin):
     )
     inlines = [DeliveryInline]
 
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and obj.is_published:  # frozen as published
+            return [f.name for f in self.model._meta.fields]
+        return self.readonly_fields
+
     def has_add_permission(self, request):
         return False
 

@@ -109,8 +109,8 @@ def test_the_task_itself_is_safe_to_run_twice(seeded):
     from newsletters.tasks import newsletter_build_task
 
     newsletter = services.newsletter_request(league=seeded.league, period=Period.round(1, 1))
-    newsletter_build_task.apply(args=[newsletter.pk]).get()
-    newsletter_build_task.apply(args=[newsletter.pk]).get()
+    assert newsletter_build_task.apply(args=[newsletter.pk]).successful()
+    assert newsletter_build_task.apply(args=[newsletter.pk]).successful()
     assert Newsletter.objects.count() == 1
     newsletter.refresh_from_db()
     assert len(newsletter.sections["reports"]) == 2

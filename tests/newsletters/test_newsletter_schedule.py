@@ -19,6 +19,14 @@ from tests.factories import LeagueFactory, UserFactory, make_legal_team
 from tests.newsletters.helpers import join, play
 
 
+def run_weekly() -> list[int]:
+    """The periodic task, run eagerly as beat would have it run (no result.get(): a live worker
+    started earlier in this process makes Celery refuse blocking joins)."""
+    result = newsletters_weekly_task.apply()
+    assert result.successful(), result.traceback
+    return result.result
+
+
 @pytest.mark.django_db
 def test_setup_command_creates_the_periodic_task_once_and_keeps_admin_edits():
     call_command("setup_periodic_newsletters")
@@ -49,8 +57,8 @@ def test_weekly_task_drafts_the_latest_completed_round_once_and_never_touches_pu
 
     match_services.match_create(teams=[seeded.tigers, seeded.apes], season=seeded.season, round_number=3)
 
-    first = newsletters_weekly_task.delay().get()
-    second = newsletters_weekly_task.delay().get()
+    first = run_weekly()
+    second = run_weekly()
     assert first == second
     newsletter = Newsletter.objects.get()
     assert (newsletter.league, newsletter.period_key) == (seeded.league, "season-1-round-2")
@@ -59,7 +67,7 @@ def test_weekly_task_drafts_the_latest_completed_round_once_and_never_touches_pu
     services.newsletter_publish(newsletter=newsletter, actor=seeded.league.master, send_email=False)
     newsletter.refresh_from_db()
     frozen = (newsletter.content_html, newsletter.builds)
-    newsletters_weekly_task.delay().get()
+    run_weekly()
     newsletter.refresh_from_db()
     assert (newsletter.content_html, newsletter.builds) == frozen
     assert Newsletter.objects.count() == 1
@@ -76,7 +84,7 @@ def test_weekly_task_drafts_last_week_for_a_season_without_rounds(catalog):
     last_week = timezone.now() - dt.timedelta(days=7)
     Match.objects.filter(pk=match.pk).update(confirmed_at=last_week)
 
-    newsletters_weekly_task.delay().get()
+    run_weekly()
     newsletter = Newsletter.objects.get()
     assert newsletter.period_key == last_complete_week().key
     assert newsletter.kind == "week"
