@@ -1,0 +1,386 @@
+"""The permission matrix: who may GET and POST every named URL of the site.
+
+``RULES`` maps every URL name (outside the admin) to one or more cases. A case says how to build
+the URL's arguments from the seeded world (tests/trust/world.py), which roles may GET it, which
+may POST to it, and what a POST sends. ``check_case`` makes the requests and raises
+AssertionError listing every broken promise:
+
+* an allowed role gets an answer that is not a refusal (200, or a redirect that is not to log in),
+  never 403, 404, 405 or a server error;
+* a refused role gets 403, or (anonymous) a redirect to log in, never a server error, and the
+  request writes nothing (the fingerprint of every table is unchanged);
+* ``get=None`` / ``post=None``: the page has no such method (405; anonymous may be sent to log in
+  first). ``post=READ_ONLY``: a page without a form; a POST by anyone writes nothing.
+
+Every request runs inside a transaction that is rolled back afterwards, so an allowed POST (a
+release, a rollover) leaves the world as seeded for the next role.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from django.conf import settings
+from django.db import transaction
+from django.shortcuts import resolve_url
+from django.test import Client, RequestFactory
+from django.urls import reverse
+
+from rules.models import Challenge
+from tests.trust.world import ROLES, World, fingerprint, fingerprint_diff
+
+ANY = frozenset(ROLES)
+MEMBERS = ANY - {"anonymous"}
+NOBODY: frozenset[str] = frozenset()
+TEAM_A = frozenset({"player", "master"})  # team A's owner and its league's master
+IN_MATCH = frozenset({"player", "other_player", "master"})
+MASTER = frozenset({"master"})
+READ_ONLY = "read-only"
+
+
+@dataclass(frozen=True)
+class Case:
+    kwargs: Callable[[World], dict]
+    get: frozenset[str] | None
+    post: frozenset[str] | None | str = READ_ONLY
+    data: Callable[[World], dict] = lambda w: {}
+    label: str = ""
+
+
+def _public(kwargs=lambda w: {}, label: str = "") -> Case:
+    return Case(kwargs=kwargs, get=ANY, post=READ_ONLY, label=label)
+
+
+def _league(w: World) -> dict:
+    return {"slug": w.league.slug}
+
+
+def _season(w: World) -> dict:
+    return {"slug": w.league.slug, "number": w.season.number}
+
+
+def _team(w: World) -> dict:
+    return {"pk": w.team_a.pk}
+
+
+def _brawl() -> int:
+    return Challenge.objects.get(slug="brawl").pk
+
+
+def initial_data(form, **overrides) -> dict:
+    """POST data a browser would send for an unbound form left as it is, with ``overrides``."""
+    data = {}
+    for name, bound in form.fields.items():
+        value = form[name].value()
+        if value is None or value is False:
+            continue
+        if isinstance(value, (list, tuple)):
+            data[name] = [str(v) for v in value]
+        else:
+            data[name] = "on" if value is True else str(value)
+    data.update(overrides)
+    return data
+
+
+def _house_rules(w: World, **overrides) -> dict:
+    from league.forms import HouseRulesForm
+
+    return initial_data(HouseRulesForm(instance=w.league), **overrides)
+
+
+def _new_league(w: World) -> dict:
+    from league.forms import LeagueCreateForm
+
+    return initial_data(LeagueCreateForm(), name="Another League", description="")
+
+
+def _newsletter(key: str) -> Callable[[World], dict]:
+    return lambda w: {"league_slug": w.league.slug, "key": w.extra[key].period_key}
+
+
+RULES: dict[str, list[Case]] = {
+    # --- site and accounts
+    "home": [_public()],
+    "healthz": [_public()],
+    "signup": [Case(kwargs=lambda w: {}, get=ANY, post=ANY, data=lambda w: {
+        "username": "newcomer", "email": "", "password1": "Lantern-Pass-42!", "password2": "Lantern-Pass-42!"})],
+    "login": [Case(kwargs=lambda w: {}, get=ANY, post=ANY, data=lambda w: {"username": "trust-player", "password": "x"})],
+    "logout": [Case(kwargs=lambda w: {}, get=None, post=ANY)],
+    "password_change": [Case(kwargs=lambda w: {}, get=MEMBERS, post=MEMBERS, data=lambda w: {
+        "old_password": "wrong", "new_password1": "Another-Pass-42!", "new_password2": "Another-Pass-42!"})],
+    "password_change_done": [Case(kwargs=lambda w: {}, get=MEMBERS, post=None)],
+    # --- rules reference (public)
+    "rules:index": [_public()],
+    "rules:clan": [_public(lambda w: {"slug": "tora"})],
+    "rules:ronin": [_public()],
+    "rules:keywords": [_public()],
+    "rules:challenges": [_public()],
+    "rules:status_effects": [_public()],
+    "rules:tables": [_public()],
+    "rules:odds": [_public()],
+    # --- teams
+    "teams:list": [_public()],
+    "teams:create": [Case(kwargs=lambda w: {}, get=MEMBERS, post=MEMBERS,
+                          data=lambda w: {"name": "Brand New", "clan": w.team_a.clan_id, "league": ""})],
+    "teams:detail": [_public(_team)],
+    "teams:ledger": [_public(_team)],
+    "teams:recruit": [Case(kwargs=_team, get=TEAM_A, post=TEAM_A)],
+    "teams:recruit_profile": [Case(kwargs=lambda w: {"pk": w.team_a.pk, "slug": "tora-kaiken"}, get=TEAM_A,
+                                   post=TEAM_A, data=lambda w: {"name": "Cub"})],
+    "teams:ninja_release": [Case(kwargs=lambda w: {"pk": w.team_a.pk, "ninja_pk": w.ninja_a.pk}, get=TEAM_A,
+                                 post=TEAM_A)],
+    "teams:ninja_rename": [Case(kwargs=lambda w: {"pk": w.team_a.pk, "ninja_pk": w.ninja_a.pk}, get=TEAM_A,
+                                post=TEAM_A, data=lambda w: {"name": "Renamed"})],
+    "teams:ready": [Case(kwargs=_team, get=None, post=TEAM_A)],
+    # --- matches
+    "matches:detail": [_public(lambda w: {"pk": w.confirmed.pk}, "confirmed"),
+                       _public(lambda w: {"pk": w.open_match.pk}, "scheduled")],
+    "matches:presheet": [_public(lambda w: {"pk": w.open_match.pk}, "before kick-off"),
+                         _public(lambda w: {"pk": w.confirmed.pk}, "after kick-off")],
+    "matches:kick_off": [Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=None, post=IN_MATCH)],
+    "matches:result": [
+        Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=IN_MATCH, post=IN_MATCH,
+             data=lambda w: {"save_draft": "1", "s1_points": "2"}, label="draft"),
+        Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=IN_MATCH, post=IN_MATCH,
+             data=lambda w: {"s1_points": "2", "s2_points": "1"}, label="submit"),
+    ],
+    "matches:confirm": [
+        Case(kwargs=lambda w: {"pk": w.submitted.pk}, get=None, post=frozenset({"other_player", "master"}),
+             data=lambda w: {"decision": "confirm"}, label="confirm"),
+        Case(kwargs=lambda w: {"pk": w.submitted.pk}, get=None, post=frozenset({"other_player", "master"}),
+             data=lambda w: {"decision": "reject", "reason": "no"}, label="reject"),
+    ],
+    "matches:void": [Case(kwargs=lambda w: {"pk": w.confirmed.pk}, get=MASTER, post=MASTER,
+                          data=lambda w: {"reason": "Played the wrong challenge"})],
+    "matches:simulate": [Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=None, post=MASTER,
+                              data=lambda w: {"policy": "auto"})],
+    "matches:simulate_round": [Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})],
+    "matches:simulate_season": [Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})],
+    "matches:simulation_job": [_public(lambda w: {"pk": w.extra["simulation"].pk})],
+    "matches:simulation_status": [_public(lambda w: {"task_id": w.extra["simulation"].task_id})],
+    "matches:advancement_choose": [Case(kwargs=lambda w: {"roll_pk": w.roll.pk}, get=TEAM_A, post=TEAM_A,
+                                        data=lambda w: {"choice": "attribute:speed"})],
+    # --- leagues
+    "league:list": [_public()],
+    "league:create": [Case(kwargs=lambda w: {}, get=MEMBERS, post=MEMBERS,
+                           data=_new_league)],
+    "league:detail": [_public(_league), _public(lambda w: {"slug": w.other_league.slug}, "other league")],
+    "league:edit": [Case(kwargs=_league, get=MASTER, post=MASTER,
+                         data=lambda w: _house_rules(w, description="Rewritten by whoever got in"))],
+    "league:apply": [Case(kwargs=_league, get=MEMBERS, post=MEMBERS, data=lambda w: {"team": w.free_team.pk})],
+    "league:applications": [Case(kwargs=_league, get=MASTER, post=MASTER,
+                                 data=lambda w: {"decision": "refuse", "team": w.team_b.pk})],
+    "league:season_create": [Case(kwargs=_league, get=MASTER, post=MASTER,
+                                  data=lambda w: {"name": "", "format": "round_robin", "playoff_teams": "0"})],
+    "league:season_detail": [_public(_season)],
+    "league:season_fixtures": [_public(_season)],
+    "league:season_bracket": [_public(_season)],
+    "league:fixture_create": [Case(kwargs=_season, get=IN_MATCH, post=IN_MATCH,
+                                   data=lambda w: {"home": w.team_a.pk, "away": w.team_b.pk})],
+    "league:schedule_generate": [Case(kwargs=_season, get=None, post=MASTER,
+                                      data=lambda w: {"kind": "round_robin", "round_number": "0"})],
+    "league:playoffs_advance": [Case(kwargs=_season, get=None, post=MASTER)],
+    "league:season_rollover": [Case(kwargs=_season, get=MASTER, post=MASTER, data=lambda w: {
+        "name": "Lantern 2", "format": "self_arranged", "playoff_teams": "0", "confirm": "on"})],
+    "league:schedule_run": [_public(lambda w: {"pk": w.run.pk})],
+    "league:task_status": [_public(lambda w: {"task_id": w.run.task_id})],
+    "league:fixture_challenge": [Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=TEAM_A, post=TEAM_A,
+                                      data=lambda w: {"challenge": _brawl()})],
+    # --- newsletters
+    "newsletters:list": [_public(lambda w: {"league_slug": w.league.slug})],
+    "newsletters:feed": [_public(lambda w: {"league_slug": w.league.slug})],
+    "newsletters:detail": [_public(_newsletter("published"), "published"),
+                           Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER, label="draft")],
+    "newsletters:build": [Case(kwargs=lambda w: {"league_slug": w.league.slug}, get=None, post=MASTER,
+                               data=lambda w: {"period": "2025-w08"})],
+    "newsletters:edit": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER,
+                              data=lambda w: {"title": "Taken over", "editorial": "**hi**"})],
+    "newsletters:rebuild": [Case(kwargs=_newsletter("draft"), get=None, post=MASTER)],
+    "newsletters:publish": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER, data=lambda w: {})],
+    "newsletters:status": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER)],
+}
+
+
+# --- making the requests -----------------------------------------------------------------------------
+
+@dataclass
+class Outcome:
+    status: int | None
+    location: str = ""
+    error: str = ""
+    written: list[str] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        if self.error:
+            return f"server error: {self.error}"
+        where = f" -> {self.location}" if self.location else ""
+        return f"{self.status}{where}"
+
+
+def client_for(world: World, role: str) -> Client:
+    client = Client(raise_request_exception=True)
+    user = world.user(role)
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+def request(client: Client, method: str, url: str, data: dict | None = None, *, track: bool = True) -> Outcome:
+    """One request inside a transaction that is rolled back, with the fingerprint compared
+    (unless ``track`` is off: the caller compares one fingerprint around many requests)."""
+    with transaction.atomic():
+        before = fingerprint() if track else None
+        try:
+            resp = client.get(url) if method == "GET" else client.post(url, data or {})
+        except Exception as exc:  # noqa: BLE001 - a server error is what we report
+            transaction.set_rollback(True)
+            return Outcome(status=None, error=f"{type(exc).__name__}: {exc}")
+        written = fingerprint_diff(before, fingerprint()) if track else []
+        transaction.set_rollback(True)
+    return Outcome(status=resp.status_code, location=resp.get("Location", ""), written=written)
+
+
+def is_login_redirect(outcome: Outcome, login_url: str | None = None) -> bool:
+    login_url = login_url or resolve_url(settings.LOGIN_URL)
+    return outcome.status == 302 and outcome.location.split("?")[0] == login_url
+
+
+def is_refusal(outcome: Outcome, role: str, *, login_url: str | None = None) -> bool:
+    if outcome.error:
+        return False
+    if role == "anonymous":
+        return is_login_redirect(outcome, login_url)
+    return outcome.status == 403
+
+
+def check_case(world: World, name: str, case: Case, *, clients: dict[str, Client] | None = None) -> None:
+    """Request ``name`` as every role, by GET and by POST; raise AssertionError listing failures."""
+    clients = clients or {role: client_for(world, role) for role in ROLES}
+    url = reverse(name, kwargs=case.kwargs(world))
+    data = case.data(world)
+    failures: list[str] = []
+    for method, allowed in (("GET", case.get), ("POST", case.post)):
+        for role in ROLES:
+            outcome = request(clients[role], method, url, data)
+            where = f"{method} {url} as {role}"
+            if outcome.error:
+                failures.append(f"{where}: {outcome}")
+                continue
+            if allowed is None:  # no such method: 405 (anonymous may be sent to log in first)
+                if outcome.status != 405 and not is_login_redirect(outcome):
+                    failures.append(f"{where}: expected 405, got {outcome}")
+                if outcome.written:
+                    failures.append(f"{where}: a refused method wrote {outcome.written}")
+            elif allowed == READ_ONLY:
+                if outcome.status >= 500 or outcome.written:
+                    failures.append(f"{where}: a page without a form answered {outcome} and wrote {outcome.written}")
+            elif role in allowed:
+                if outcome.status in (403, 404, 405) or is_login_redirect(outcome) or outcome.status >= 500:
+                    failures.append(f"{where}: should be allowed, got {outcome}")
+            else:
+                if not is_refusal(outcome, role):
+                    expected = "a redirect to log in" if role == "anonymous" else "403"
+                    failures.append(f"{where}: should be refused with {expected}, got {outcome}")
+                if outcome.written:
+                    failures.append(f"{where}: refused, but wrote {outcome.written}")
+    if failures:
+        label = f" [{case.label}]" if case.label else ""
+        raise AssertionError(f"{name}{label}:\n  " + "\n  ".join(failures))
+
+
+# --- the admin ---------------------------------------------------------------------------------------
+
+ADMIN_PUBLIC = {"admin:login", "admin:logout"}  # the log-in form; log-out sends non-staff to the index
+
+
+def admin_cases(world: World) -> dict[str, tuple[dict, bool]]:
+    """Every admin URL name -> (kwargs, whether a GET by staff should render a page).
+
+    Model pages are named ``admin:<app>_<model>_<view>``; they get the first row of the model
+    (or 0 when the table is empty: the admin then redirects staff to the index)."""
+    from django.contrib import admin
+    from django.contrib.contenttypes.models import ContentType
+
+    team_type = ContentType.objects.get_for_model(type(world.team_a))
+    cases: dict[str, tuple[dict, bool]] = {
+        "admin:index": ({}, True),
+        "admin:login": ({}, False),  # staff already logged in are sent on to the index
+        "admin:logout": ({}, False),
+        "admin:password_change": ({}, True),
+        "admin:password_change_done": ({}, True),
+        "admin:jsi18n": ({}, True),
+        "admin:app_list": ({"app_label": "teams"}, True),
+        "admin:autocomplete": ({}, False),  # needs query parameters; staff get 403 without them
+        "admin:view_on_site": ({"content_type_id": team_type.pk, "object_id": world.team_a.pk}, False),
+    }
+    staff_request = RequestFactory().get("/admin/")
+    staff_request.user = world.users["staff"]
+    for model, model_admin in admin.site._registry.items():
+        prefix = f"admin:{model._meta.app_label}_{model._meta.model_name}"
+        obj = model._default_manager.order_by("pk").first()
+        object_id = str(obj.pk) if obj is not None else "0"
+        cases[f"{prefix}_changelist"] = ({}, True)
+        # Some models are read-only in the admin (ledgers, logs): staff get 403 there, by design.
+        cases[f"{prefix}_add"] = ({}, model_admin.has_add_permission(staff_request))
+        cases[f"{prefix}_change"] = ({"object_id": object_id}, obj is not None)
+        cases[f"{prefix}_history"] = ({"object_id": object_id}, obj is not None)
+        cases[f"{prefix}_delete"] = (
+            {"object_id": object_id}, obj is not None and model_admin.has_delete_permission(staff_request, obj)
+        )
+        if model._meta.label == settings.AUTH_USER_MODEL:
+            cases[f"{prefix}_password_change"] = ({"id": object_id}, True)
+    return cases
+
+
+def check_admin(world: World, names: list[str], *, clients: dict[str, Client] | None = None) -> None:
+    """Every admin page: anyone but staff is sent to the admin's log-in by GET and POST and writes
+    nothing; staff get the page."""
+    clients = clients or {role: client_for(world, role) for role in ROLES}
+    cases = admin_cases(world)
+    login_url = reverse("admin:login")
+    failures: list[str] = []
+    missing = [n for n in names if n not in cases]
+    if missing:
+        failures.append(f"no rule for admin URL names {missing}: add them to admin_cases()")
+    # Refusals are checked without rolling back, and one fingerprint is compared around them all
+    # (hundreds of requests); should it change, each refused request is replayed to find the writer.
+    before = fingerprint()
+    refused: list[tuple[str, str, str]] = []
+    for name in names:
+        if name not in cases:
+            continue
+        kwargs, renders = cases[name]
+        url = reverse(name, kwargs=kwargs)
+        for role in ROLES:
+            for method in ("GET", "POST"):
+                if role == "staff" and method == "POST":
+                    continue  # staff may change anything there: not this matrix's business
+                where = f"{method} {url} as {role}"
+                if role == "staff":
+                    outcome = request(clients[role], method, url, {}, track=False)
+                    if outcome.error:
+                        failures.append(f"{where}: {outcome}")
+                    elif renders and outcome.status != 200:
+                        failures.append(f"{where}: staff should see the page, got {outcome}")
+                    elif outcome.status >= 500 or outcome.status == 404 or is_login_redirect(outcome, login_url):
+                        failures.append(f"{where}: got {outcome}")
+                    continue
+                try:
+                    resp = clients[role].get(url) if method == "GET" else clients[role].post(url, {})
+                except Exception as exc:  # noqa: BLE001
+                    failures.append(f"{where}: server error: {type(exc).__name__}: {exc}")
+                    continue
+                outcome = Outcome(status=resp.status_code, location=resp.get("Location", ""))
+                refused.append((method, url, role))
+                if name in ADMIN_PUBLIC:
+                    if outcome.status >= 400 and outcome.status != 405:
+                        failures.append(f"{where}: got {outcome}")
+                elif not is_login_redirect(outcome, login_url):
+                    failures.append(f"{where}: should go to the admin log-in, got {outcome}")
+    if fingerprint_diff(before, fingerprint()):
+        for method, url, role in refused:
+            outcome = request(clients[role], method, url, {})
+            if outcome.written:
+                failures.append(f"{method} {url} as {role}: refused, but wrote {outcome.written}")
+    if failures:
+        raise AssertionError("admin:\n  " + "\n  ".join(failures))

@@ -1,0 +1,110 @@
+"""Who may see and change what, over every named URL of the site, for every role.
+
+The URL names come from walking the URLconf: a page added without a rule in
+tests/trust/matrix.py fails here. See matrix.py for what each case promises.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.trust import matrix
+from tests.trust.urlconf import named_urls
+from tests.trust.world import seed_world
+
+pytestmark = pytest.mark.usefixtures("catalog")
+
+SITE_NAMES = [u.name for u in named_urls() if not u.name.startswith("admin:")]
+ADMIN_NAMES = [u.name for u in named_urls() if u.name.startswith("admin:")]
+
+
+@pytest.fixture
+def world(catalog):
+    return seed_world()
+
+
+def test_the_urlconf_is_walked():
+    names = {u.name for u in named_urls()}
+    assert {"home", "teams:detail", "league:fixture_challenge", "matches:confirm", "admin:index"} <= names
+    assert len(SITE_NAMES) >= 50
+
+
+def test_every_named_url_has_a_rule():
+    missing = [n for n in SITE_NAMES if n not in matrix.RULES]
+    routes = {u.name: u.route for u in named_urls()}
+    assert not missing, (
+        "These URL names have no permission rule in tests/trust/matrix.py RULES; say who may GET and "
+        "POST them: " + ", ".join(f"{n} ({routes[n]})" for n in missing)
+    )
+
+
+@pytest.mark.parametrize("name", SITE_NAMES)
+def test_permission_matrix(world, name):
+    cases = matrix.RULES.get(name)
+    if cases is None:
+        pytest.fail(f"URL name {name!r} has no permission rule: add one to RULES in tests/trust/matrix.py")
+    clients = {role: matrix.client_for(world, role) for role in matrix.ROLES}
+    failures = []
+    for case in cases:
+        try:
+            matrix.check_case(world, name, case, clients=clients)
+        except AssertionError as exc:
+            failures.append(str(exc))
+    assert not failures, "\n".join(failures)
+
+
+def test_admin_needs_staff(world):
+    matrix.check_admin(world, ADMIN_NAMES)
+
+
+def test_public_pages_are_readable_anonymously(world):
+    """Rules, league tables, fixtures, match pages, team scrolls and published newsletters."""
+    public = [name for name, cases in matrix.RULES.items() if any(c.get == matrix.ANY for c in cases)]
+    for expected in ("rules:index", "rules:odds", "league:season_detail", "league:season_fixtures", "matches:detail",
+                     "teams:detail", "newsletters:list", "newsletters:detail", "newsletters:feed"):
+        assert expected in public
+    client = matrix.client_for(world, "anonymous")
+    from django.urls import reverse
+
+    for name in public:
+        for case in matrix.RULES[name]:
+            if case.get != matrix.ANY:
+                continue
+            resp = client.get(reverse(name, kwargs=case.kwargs(world)))
+            assert resp.status_code == 200, (name, case.label, resp.status_code)
+
+
+# --- the matrix notices a missing check ------------------------------------------------------------------
+
+def test_matrix_fails_when_a_team_permission_check_is_removed(world, monkeypatch):
+    import teams.permissions
+
+    monkeypatch.setattr(teams.permissions, "can_manage_team", lambda user, team: True)
+    for name in ("teams:recruit", "teams:ninja_rename", "matches:advancement_choose"):
+        with pytest.raises(AssertionError, match="should be refused"):
+            matrix.check_case(world, name, matrix.RULES[name][0])
+
+
+def test_matrix_fails_when_a_master_check_is_removed(world, monkeypatch):
+    import league.permissions
+    import league.views
+
+    monkeypatch.setattr(league.permissions, "require_master", lambda user, league: None)
+    monkeypatch.setattr(league.views, "require_master", lambda user, league: None)
+    with pytest.raises(AssertionError, match=r"(?s)league:edit.*POST .* as player: should be refused with 403, got 302"):
+        matrix.check_case(world, "league:edit", matrix.RULES["league:edit"][0])
+
+
+def test_matrix_fails_when_result_entry_is_open_to_anyone(world, monkeypatch):
+    import matches.services
+
+    monkeypatch.setattr(matches.services, "can_enter_result", lambda user, match: user.is_authenticated)
+    with pytest.raises(AssertionError, match="other_master: should be refused"):
+        matrix.check_case(world, "matches:result", matrix.RULES["matches:result"][0])
+
+
+def test_matrix_fails_when_an_admin_page_is_open(world, monkeypatch):
+    from django.contrib import admin
+
+    monkeypatch.setattr(admin.site, "has_permission", lambda request: request.user.is_authenticated)
+    with pytest.raises(AssertionError, match="as player: should go to the admin log-in"):
+        matrix.check_admin(world, ["admin:index", "admin:teams_team_changelist"])

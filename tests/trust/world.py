@@ -1,0 +1,204 @@
+"""A small seeded world for the trust tests, and a fingerprint of everything stored in it.
+
+Two leagues:
+
+    L "Lantern" (master: trust-master), a self-arranged season 1 with
+        Tigers (team A, trust-player) and Squids (team B, trust-other), both legal and accepted;
+        a confirmed match A v B, a submitted match A v B (entered by trust-player, waiting for
+        trust-other or the master), an open match A v B (Brawl, "player 1 chooses" the challenge),
+        a pending advancement roll for one of the Tigers, a schedule run, and two newsletters
+        (one published, one draft).
+        trust-player also owns "Free Agents", a team in no league (so they may apply to L).
+    M "Mist" (master: trust-master-m), a round robin season with Foxes (trust-stranger) and
+        Apes (trust-stranger-2).
+
+Plus trust-staff, a site administrator who plays no part in either league.
+"""
+from __future__ import annotations
+
+import hashlib
+import uuid
+from dataclasses import dataclass, field
+
+from django.apps import apps
+from django.db import connection
+from django.utils import timezone
+
+from league import services as league_services
+from league.models import League, ScheduleRun, Season
+from matches import services as match_services
+from matches.models import Match
+from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
+from rules.models import Challenge, Clan
+from teams.models import AdvancementRoll, Ninja, Team
+from tests.factories import LeagueFactory, UserFactory, make_legal_team, make_team
+
+ROLES = ("anonymous", "player", "other_player", "master", "other_master", "staff")
+
+
+@dataclass
+class World:
+    users: dict[str, object]
+    league: League
+    other_league: League
+    season: Season
+    other_season: Season
+    team_a: Team
+    team_b: Team
+    team_c: Team
+    free_team: Team
+    ninja_a: Ninja
+    ninja_b: Ninja
+    confirmed: Match
+    submitted: Match
+    open_match: Match
+    other_match: Match
+    roll: AdvancementRoll
+    run: ScheduleRun
+    extra: dict = field(default_factory=dict)
+
+    def user(self, role: str):
+        return None if role == "anonymous" else self.users[role]
+
+
+def record_for(match: Match, points: tuple[int, int]) -> MatchRecord:
+    """Every available model played; the first model of each side is the Ninja All-Star."""
+    match.refresh_from_db()
+    teams = []
+    for side, pts in zip(match.sides.order_by("slot"), points, strict=True):
+        roster = [r for r in side.roster_snapshot if r["available"]]
+        stars = {r["id"] for r in roster[: 1 + side.extra_all_stars]}
+        ninjas = tuple(NinjaRecord(ninja_id=r["id"], all_star_awards=1 if r["id"] in stars else 0) for r in roster)
+        teams.append(TeamRecord(team_id=side.team_id, points=pts, ninjas=ninjas))
+    return MatchRecord(teams=tuple(teams))
+
+
+def _join(team: Team) -> Team:
+    league_services.application_accept(team=team)
+    team.refresh_from_db()
+    return team
+
+
+def seed_world() -> World:
+    users = {
+        "player": UserFactory(username="trust-player"),
+        "other_player": UserFactory(username="trust-other"),
+        "master": UserFactory(username="trust-master"),
+        "other_master": UserFactory(username="trust-master-m"),
+        "staff": UserFactory(username="trust-staff", is_staff=True, is_superuser=True),
+    }
+    stranger, stranger2 = UserFactory(username="trust-stranger"), UserFactory(username="trust-stranger-2")
+    league = LeagueFactory(name="Lantern League", slug="lantern", master=users["master"],
+                           description="Lanterns over the river.")
+    other_league = LeagueFactory(name="Mist League", slug="mist", master=users["other_master"])
+    season = league_services.season_create(league=league, name="Lantern 1", format=Season.Format.SELF_ARRANGED,
+                                           swiss_rounds=None, playoff_teams=0)
+    other_season = league_services.season_create(league=other_league, name="Mist 1", format=Season.Format.ROUND_ROBIN,
+                                                 swiss_rounds=None, playoff_teams=0)
+    team_a = _join(make_legal_team("tora", owner=users["player"], name="Tigers", league=league))
+    team_b = _join(make_legal_team("ika", owner=users["other_player"], name="Squids", league=league))
+    team_c = _join(make_legal_team("kitsune", owner=stranger, name="Foxes", league=other_league))
+    _join(make_team("ijin", owner=stranger2, name="Apes", league=other_league))
+    free_team = make_team("yamazaru", owner=users["player"], name="Free Agents")
+    brawl = Challenge.objects.get(slug="brawl")
+
+    confirmed = match_services.match_create(teams=[team_a, team_b], challenge=brawl, season=season)
+    match_services.match_kick_off(match=confirmed)
+    match_services.match_submit_result(match=confirmed, record=record_for(confirmed, (3, 1)), actor=users["master"])
+
+    submitted = match_services.match_create(teams=[team_a, team_b], challenge=brawl, season=season)
+    match_services.match_kick_off(match=submitted)
+    match_services.match_submit_result(match=submitted, record=record_for(submitted, (2, 2)), actor=users["player"])
+
+    open_match = match_services.match_create(teams=[team_a, team_b], challenge=brawl, season=season)
+    Match.objects.filter(pk=open_match.pk).update(challenge_chooser=Match.ChallengeChooser.PLAYER1)
+
+    team_d = Team.objects.get(name="Apes")
+    other_match = match_services.match_create(teams=[team_c, team_d], challenge=brawl, season=other_season)
+
+    ninja_a = team_a.ninjas.filter(status=Ninja.Status.ACTIVE).order_by("id").first()
+    ninja_b = team_b.ninjas.filter(status=Ninja.Status.ACTIVE).order_by("id").first()
+    roll = AdvancementRoll.objects.create(ninja=ninja_a, match=confirmed, level=2, faces=["Fire", "Water"])
+    run = ScheduleRun.objects.create(season=other_season, kind=ScheduleRun.Kind.ROUND_ROBIN, round_number=0,
+                                     task_id=str(uuid.uuid4()), seed=7)
+    world = World(
+        users=users, league=league, other_league=other_league, season=season, other_season=other_season,
+        team_a=team_a, team_b=team_b, team_c=team_c, free_team=free_team, ninja_a=ninja_a, ninja_b=ninja_b,
+        confirmed=confirmed, submitted=submitted, open_match=open_match, other_match=other_match, roll=roll, run=run,
+    )
+    _seed_newsletters(world)
+    _seed_simulation(world)
+    for obj in (confirmed, submitted, open_match, team_a, team_b):
+        obj.refresh_from_db()
+    return world
+
+
+def _seed_newsletters(world: World) -> None:
+    """A published newsletter and a draft in L (stored rows; building them is the newsletters
+    app's business). Skipped while the app is not installed."""
+    if not apps.is_installed("newsletters"):
+        return
+    from newsletters.models import Newsletter
+
+    now = timezone.now()
+    common = {"league": world.league, "season": world.season, "kind": Newsletter.Kind.WEEK,
+              "build_status": Newsletter.BuildStatus.DONE, "content_html": "<p>Results.</p>"}
+    world.extra["published"] = Newsletter.objects.create(
+        period_key="2025-w06", iso_year=2025, iso_week=6, sort_key=202506, title="Week 6 at the Lantern",
+        status=Newsletter.Status.PUBLISHED, published_at=now, published_by=world.league.master, **common,
+    )
+    world.extra["draft"] = Newsletter.objects.create(
+        period_key="2025-w07", iso_year=2025, iso_week=7, sort_key=202507, title="Week 7 at the Lantern",
+        build_task_id=uuid.uuid4().hex, **common,
+    )
+
+
+def _seed_simulation(world: World) -> None:
+    """A finished simulation of Mist's season (its progress page is public)."""
+    try:
+        job_model = apps.get_model("matches", "SimulationJob")
+    except LookupError:
+        return
+    world.extra["simulation"] = job_model.objects.create(
+        league=world.other_league, season=world.other_season, scope="season", seed=1, task_id=str(uuid.uuid4()),
+        status="done", requested_by=world.other_league.master,
+    )
+
+
+# --- the fingerprint ---------------------------------------------------------------------------------
+
+#: Tables whose changes are not writes by the request under test (the session and log-in
+#: bookkeeping of the test client itself).
+IGNORED_TABLES = {"django_session"}
+IGNORED_COLUMNS = {("auth_user", "last_login")}
+
+
+def fingerprint() -> dict[str, str]:
+    """One digest per table of every row it holds (ordered by primary key), plus every team's
+    treasury, so a denied request that changed, added or removed anything is caught."""
+    out: dict[str, str] = {}
+    with connection.cursor() as cursor:
+        for model in apps.get_models(include_auto_created=True):
+            table = model._meta.db_table
+            if table in IGNORED_TABLES or model._meta.proxy or not model._meta.managed:
+                continue
+            columns = [f.column for f in model._meta.concrete_fields if (table, f.column) not in IGNORED_COLUMNS]
+            pk = model._meta.pk.column
+            cols = ", ".join(connection.ops.quote_name(c) for c in columns)
+            cursor.execute(f"SELECT {cols} FROM {connection.ops.quote_name(table)} ORDER BY {connection.ops.quote_name(pk)}")  # noqa: S608
+            rows = cursor.fetchall()
+            out[table] = f"{len(rows)}:" + hashlib.sha1(repr(rows).encode()).hexdigest()  # noqa: S324
+    out["treasuries"] = repr(sorted(Team.objects.values_list("pk", "treasury")))
+    return out
+
+
+def fingerprint_diff(before: dict[str, str], after: dict[str, str]) -> list[str]:
+    return [
+        f"{table}: {before.get(table)} -> {after.get(table)}"
+        for table in sorted(set(before) | set(after))
+        if before.get(table) != after.get(table)
+    ]
+
+
+def clan(slug: str) -> Clan:
+    return Clan.objects.get(slug=slug)
