@@ -179,3 +179,10 @@ def test_the_newsletter_page_runs_a_fixed_number_of_queries(
         client.get(reverse("newsletters:feed", kwargs={"league_slug": large.league.slug}))
     with django_assert_max_num_queries(3):
         client.get(reverse("newsletters:list", kwargs={"league_slug": large.league.slug}))
+
+
+@pytest.mark.django_db
+def test_the_league_page_links_to_its_newsletters_and_feed(seeded, client):
+    page = client.get(seeded.league.get_absolute_url()).content.decode()
+    assert url("list", league_slug=seeded.league.slug) in page
+    assert url("feed", league_slug=seeded.league.slug) in page
