@@ -114,7 +114,9 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
     if request.method == "POST":
         form = _result_form(request, match, request.POST)
         if "save_draft" in request.POST:
-            draft = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
+            # Keep only the form's own fields, without NUL bytes (PostgreSQL's jsonb refuses them)
+            # and cut short: a draft stores what was typed, not whatever was posted.
+            draft = {k: v.replace("\x00", "")[:100] for k, v in request.POST.items() if k in form.fields}
             services.match_save_draft(match=match, data=draft, actor=request.user)
             messages.success(request, "Draft saved. You can finish the result later.")
             return redirect("matches:result", pk=pk)
