@@ -194,7 +194,7 @@ def xp_earners(match_ids: list[int]) -> list[dict]:
     XP ledger, most first."""
     rows = (
         XpEvent.objects.filter(match_id__in=match_ids)
-        .values("ninja_id", "ninja__name", "ninja__team_id", "ninja__team__name", "ninja__xp")
+        .values("ninja_id", "ninja__name", "ninja__team_id", "ninja__team__name")
         .annotate(total=Sum("amount"))
         .filter(total__gt=0)
         .order_by("-total", "ninja__name", "ninja_id")
