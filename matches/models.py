@@ -164,3 +164,100 @@ class UpkeepDecision(models.Model):
 
     class Meta:
         ordering = ["match", "id"]
+
+
+class SimulationJob(models.Model):
+    """A request by the league's master to simulate one fixture, one round or the rest of a season.
+
+    The progress record of the Celery task (like league.ScheduleRun): ``done`` of ``total`` matches.
+    At most one unfinished job per fixture and per season, so a double click finds the running job.
+    A job is safe to run again: each match is simulated in its own transaction and a match already
+    played is skipped, so a retried task carries on where it stopped.
+    """
+
+    class Scope(models.TextChoices):
+        MATCH = "match", "This fixture"
+        ROUND = "round", "This round"
+        SEASON = "season", "The rest of the season"
+
+    class Policy(models.TextChoices):
+        AUTO = "auto", "Make the post-game choices by the stated policy"
+        PENDING = "pending", "Leave the advancement choices to the players"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for a worker"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="simulation_jobs")
+    season = models.ForeignKey("league.Season", null=True, blank=True, on_delete=models.CASCADE, related_name="simulation_jobs")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="simulation_jobs")
+    scope = models.CharField(max_length=10, choices=Scope.choices)
+    stage = models.CharField(max_length=20, blank=True, help_text="The round's stage ('' regular, 'playoff-N')")
+    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    max_rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Random weekly seasons: the season's last round to play"
+    )
+    policy = models.CharField(max_length=10, choices=Policy.choices, default=Policy.AUTO)
+    seed = models.BigIntegerField(help_text="Base seed: each match's seed is derived from it and the match id")
+    task_id = models.CharField(max_length=64, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=300, blank=True)
+    note = models.CharField(max_length=300, blank=True, help_text="Why a season simulation stopped where it did")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"], condition=models.Q(status__in=["pending", "running"], scope="match"),
+                name="one_open_simulation_per_match",
+            ),
+            models.UniqueConstraint(
+                fields=["season"], condition=models.Q(status__in=["pending", "running"], scope__in=["round", "season"]),
+                name="one_open_simulation_per_season",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Simulation #{self.pk}: {self.get_scope_display().lower()}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("matches:simulation_job", kwargs={"pk": self.pk})
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+
+class SimulationRun(models.Model):
+    """How a simulated match was played: the seed, the policy, the simulator's log and every die.
+
+    ``random.Random(f"{seed}:simulation")`` replays the match (rules.engine.simulator); the
+    post-game dice (downtime, advancement) come from the same seed as for any match.
+    """
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="simulation")
+    job = models.ForeignKey(SimulationJob, null=True, blank=True, on_delete=models.SET_NULL, related_name="runs")
+    seed = models.BigIntegerField()
+    policy = models.CharField(max_length=10, choices=SimulationJob.Policy.choices)
+    rounds_played = models.PositiveSmallIntegerField(default=0)
+    ended_early = models.BooleanField(default=False)
+    log = models.JSONField(default=list, help_text="One line per event")
+    dice = models.JSONField(default=list, help_text="Every die rolled in the game: [round, what for, model, faces]")
+    dice_summary = models.JSONField(default=dict, help_text="{what for: {rolls, dice, faces: {element: count}}}")
+    decisions = models.JSONField(default=dict, help_text="Post-game choices the policy made (upkeep, advancements)")
+    elapsed_ms = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"Simulation of {self.match}"
