@@ -1,0 +1,146 @@
+"""Simulation pages for the league's ninja master: simulate a fixture, a round or the rest of a
+season as a Celery task, and follow it on a progress page.
+
+Kept apart from matches/views.py (result entry) so the two can change independently. Each view
+validates its form and calls one service; who may do it is decided by the services' permission
+helpers (the league's master only, 403 for everyone else).
+"""
+from __future__ import annotations
+
+from celery.result import AsyncResult
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from league.celery import app as celery_app
+from league.models import Season
+from matches import services, simulation
+from matches.models import Match, SimulationJob
+from matches.simulation_forms import SimulateForm
+from matches.tasks import simulation_job_task
+from outbox.dispatch import dispatch_on_commit
+from teams.permissions import is_league_master
+
+
+def _request_and_dispatch(request: HttpRequest, form: SimulateForm, **kwargs) -> SimulationJob:
+    """Record the job and send its task after commit (stored in the outbox if the broker is down)."""
+    with transaction.atomic():
+        job, created = simulation.simulation_request(
+            actor=request.user, policy=form.cleaned_data["policy"], max_rounds=form.cleaned_data.get("max_rounds"),
+            **kwargs,
+        )
+        dispatched = None
+        if created:
+            dispatched = dispatch_on_commit(simulation_job_task, args=[job.pk], task_id=job.task_id, description=str(job))
+    if dispatched is not None and dispatched.delayed:
+        messages.warning(request, "The task queue is unavailable: the simulation will start as soon as it is back.")
+    elif not created:
+        messages.info(request, "A simulation is already under way here.")
+    return job
+
+
+@login_required
+@require_POST
+def simulate_fixture(request: HttpRequest, pk: int) -> HttpResponse:
+    match = get_object_or_404(Match.objects.select_related("league", "season"), pk=pk)
+    if not services.is_master_of(request.user, match):
+        raise PermissionDenied("Only the league's ninja master may simulate a fixture.")
+    form = SimulateForm(request.POST, label="Simulate", action="")
+    if not form.is_valid():
+        messages.error(request, "That simulation request was not understood.")
+        return redirect(match)
+    try:
+        job = _request_and_dispatch(request, form, scope=SimulationJob.Scope.MATCH, match=match)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect(match)
+    return redirect(job)
+
+
+def _season_post(request: HttpRequest, slug: str, number: int, scope: str) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("league"), league__slug=slug, number=number)
+    if not is_league_master(request.user, season.league):
+        raise PermissionDenied("Only the league's ninja master may simulate the season.")
+    weekly = 1 if scope == SimulationJob.Scope.SEASON and season.format == Season.Format.RANDOM_WEEKLY else None
+    form = SimulateForm(request.POST, label="Simulate", action="", weekly_rounds=weekly)
+    if not form.is_valid():
+        messages.error(request, "That simulation request was not understood.")
+        return redirect(season)
+    try:
+        job = _request_and_dispatch(request, form, scope=scope, season=season)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+        return redirect(season)
+    return redirect(job)
+
+
+@login_required
+@require_POST
+def simulate_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _season_post(request, slug, number, SimulationJob.Scope.ROUND)
+
+
+@login_required
+@require_POST
+def simulate_season(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _season_post(request, slug, number, SimulationJob.Scope.SEASON)
+
+
+def _job(**lookup) -> SimulationJob:
+    return get_object_or_404(
+        SimulationJob.objects.select_related("league", "season", "season__league", "match"), **lookup
+    )
+
+
+def _next_url(job: SimulationJob) -> str:
+    if job.scope == SimulationJob.Scope.MATCH and job.match_id:
+        return job.match.get_absolute_url()
+    if job.season_id:
+        return reverse("league:season_fixtures", kwargs={"slug": job.league.slug, "number": job.season.number})
+    return job.league.get_absolute_url()
+
+
+def simulation_job(request: HttpRequest, pk: int) -> HttpResponse:
+    job = _job(pk=pk)
+    return render(request, "matches/simulation_job.html", {
+        "job": job, "season": job.season, "league": job.league, "next_url": _next_url(job),
+    })
+
+
+def simulation_status(request: HttpRequest, task_id: str) -> JsonResponse:
+    """Progress of a simulation task, polled by the progress bar: the task's PROGRESS meta from the
+    worker (the job row, kept in step after every match, when the result backend has nothing)."""
+    job = _job(task_id=task_id)
+    state, done, total = "PENDING", job.done, job.total
+    if job.status == SimulationJob.Status.DONE:
+        state = "SUCCESS"
+    elif job.status == SimulationJob.Status.FAILED:
+        state = "FAILURE"
+    else:
+        if job.status == SimulationJob.Status.RUNNING:
+            state = "STARTED"
+        if not celery_app.conf.task_always_eager:  # eager runs keep no result: the job row says it all
+            result = AsyncResult(task_id, app=celery_app)
+            if result.state == "PROGRESS" and isinstance(result.info, dict):
+                state = "PROGRESS"
+                done = max(done, result.info.get("done", 0))
+                total = max(total, result.info.get("total", 0))
+    if job.status == SimulationJob.Status.RUNNING and state == "STARTED" and total:
+        state = "PROGRESS"
+    percent = 100 if state == "SUCCESS" else (min(100, int(100 * done / total)) if total else 0)
+    return JsonResponse({
+        "task_id": task_id,
+        "state": state,
+        "done": done,
+        "total": total,
+        "percent": percent,
+        "ready": state in ("SUCCESS", "FAILURE"),
+        "error": job.error,
+        "note": job.note,
+        "next_url": _next_url(job),
+    })

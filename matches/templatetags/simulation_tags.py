@@ -1,0 +1,55 @@
+"""The master's simulate buttons, for the match page and the season page.
+
+`{% simulate_fixture_panel match %}` and `{% simulate_season_panel season %}` render nothing for
+anyone but the league's master (the permission helpers decide, not the template)."""
+from __future__ import annotations
+
+from django import template
+from django.urls import reverse
+
+from league.models import Season
+from matches import services, simulation
+from matches.models import Match, SimulationJob, SimulationRun
+from matches.simulation_forms import SimulateForm
+from teams.permissions import is_league_master
+
+register = template.Library()
+
+
+@register.inclusion_tag("matches/includes/_simulate_fixture.html", takes_context=True)
+def simulate_fixture_panel(context, match: Match) -> dict:
+    """The simulate button (the master, a scheduled fixture) or, for a simulated match, how the
+    simulator played it (seed, policy, dice summary, the log)."""
+    if match.simulated:
+        run = SimulationRun.objects.filter(match=match).first()
+        return {"show": False, "run": run}
+    user = context["request"].user
+    if match.status != Match.Status.SCHEDULED or not services.is_master_of(user, match):
+        return {"show": False}
+    form = SimulateForm(label="Simulate this fixture", action=reverse("matches:simulate", kwargs={"pk": match.pk}),
+                        prefix_id="sim-match")
+    return {"show": True, "form": form, "job": match.simulation_jobs.filter(status__in=simulation.OPEN).first()}
+
+
+@register.inclusion_tag("matches/includes/_simulate_season.html", takes_context=True)
+def simulate_season_panel(context, season: Season) -> dict:
+    user = context["request"].user
+    if season.is_finished or not is_league_master(user, season.league):
+        return {"show": False}
+    kwargs = {"slug": season.league.slug, "number": season.number}
+    current = simulation.next_round(season)
+    weekly = simulation.default_weekly_rounds(season) if season.format == Season.Format.RANDOM_WEEKLY else None
+    round_label = "Simulate this round"
+    if current is not None:
+        stage, number = current
+        round_label = f"Simulate {'round ' + str(number) if number else 'the arranged fixtures'}{' (' + stage + ')' if stage else ''}"
+    return {
+        "show": True,
+        "current": current,
+        "round_form": SimulateForm(label=round_label, action=reverse("matches:simulate_round", kwargs=kwargs),
+                                   prefix_id="sim-round"),
+        "season_form": SimulateForm(label="Simulate the rest of the season",
+                                    action=reverse("matches:simulate_season", kwargs=kwargs), weekly_rounds=weekly,
+                                    prefix_id="sim-season", css="btn-outline-danger"),
+        "job": SimulationJob.objects.filter(season=season, status__in=simulation.OPEN).first(),
+    }

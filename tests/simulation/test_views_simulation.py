@@ -1,0 +1,105 @@
+"""Simulation pages: only the league's master may simulate (403 otherwise); the request runs as a
+task (eager here) and the progress page and its JSON follow it; simulated matches are marked."""
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from league.models import ScheduleRun
+from matches import simulation
+from matches.models import Match, SimulationJob
+from tests.factories import UserFactory
+from tests.league.helpers import generate, make_season
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("catalog", "eager")]
+
+
+@pytest.fixture
+def season():
+    season = make_season(4, with_ninja=True)
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    return season
+
+
+def urls(season, match):
+    kw = {"slug": season.league.slug, "number": season.number}
+    return [
+        reverse("matches:simulate", kwargs={"pk": match.pk}),
+        reverse("matches:simulate_round", kwargs=kw),
+        reverse("matches:simulate_season", kwargs=kw),
+    ]
+
+
+def test_only_the_master_may_simulate(client, season):
+    match = season.matches.first()
+    for url in urls(season, match):
+        response = client.post(url, {"policy": "auto"})
+        assert response.status_code == 302 and "login" in response["Location"]
+    for user in (season.entries.first().team.owner, UserFactory()):
+        client.force_login(user)
+        for url in urls(season, match):
+            assert client.post(url, {"policy": "auto"}).status_code == 403
+        assert client.get(urls(season, match)[0]).status_code in (403, 405)
+    assert not SimulationJob.objects.exists()
+    assert not Match.objects.filter(status="confirmed").exists()
+
+
+def test_the_master_simulates_a_fixture_and_follows_its_progress(client, season, django_capture_on_commit_callbacks):
+    match = season.matches.order_by("id").first()
+    client.force_login(season.league.master)
+    page = client.get(match.get_absolute_url())
+    assert b"Simulate this fixture" in page.content
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("matches:simulate", kwargs={"pk": match.pk}), {"policy": "pending"})
+    job = SimulationJob.objects.get()
+    assert response.status_code == 302 and response["Location"] == job.get_absolute_url()
+    assert (job.scope, job.policy, job.status, job.done, job.total) == ("match", "pending", "done", 1, 1)
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED and match.simulated
+    progress = client.get(job.get_absolute_url())
+    assert progress.status_code == 200 and b"1 match simulated" in progress.content
+    status = client.get(reverse("matches:simulation_status", kwargs={"task_id": job.task_id})).json()
+    assert status["state"] == "SUCCESS" and status["ready"] and status["percent"] == 100
+    assert status["next_url"] == match.get_absolute_url()
+    # the match page marks it and shows how it was played; no simulate button any more
+    page = client.get(match.get_absolute_url()).content.decode()
+    assert "simulated" in page and "How the simulator played it" in page and "Simulate this fixture" not in page
+
+
+def test_round_and_season_buttons_on_the_season_page(client, season, django_capture_on_commit_callbacks,
+                                                     django_assert_max_num_queries):
+    player = season.entries.first().team.owner
+    client.force_login(player)
+    assert b"Simulate the rest of the season" not in client.get(season.get_absolute_url()).content
+    client.force_login(season.league.master)
+    with django_assert_max_num_queries(40):
+        page = client.get(season.get_absolute_url()).content.decode()
+    assert "Simulate round 1" in page and "Simulate the rest of the season" in page
+    kw = {"slug": season.league.slug, "number": season.number}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("matches:simulate_round", kwargs=kw), {"policy": "auto"})
+    job = SimulationJob.objects.get()
+    assert response["Location"] == job.get_absolute_url()
+    assert job.status == "done" and job.done == 2
+    status = client.get(reverse("matches:simulation_status", kwargs={"task_id": job.task_id})).json()
+    assert status["next_url"] == reverse("league:season_fixtures", kwargs=kw)
+    # the fixture list marks simulated matches
+    fixtures = client.get(reverse("league:season_fixtures", kwargs=kw)).content.decode()
+    assert fixtures.count('badge text-bg-info">simulated') == 2
+    assert "Simulate round 2" in client.get(season.get_absolute_url()).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("matches:simulate_season", kwargs=kw), {"policy": "auto"})
+    assert season.matches.filter(status="confirmed").count() == 6
+    assert "No fixture is waiting" in client.get(season.get_absolute_url()).content.decode()
+
+
+def test_a_pending_job_shows_progress_from_its_row(client, season):
+    job, _ = simulation.simulation_request(actor=season.league.master, scope="season", season=season)
+    url = reverse("matches:simulation_status", kwargs={"task_id": job.task_id})
+    assert client.get(url).json()["state"] == "PENDING"
+    SimulationJob.objects.filter(pk=job.pk).update(status="running", done=3, total=6)
+    status = client.get(url).json()
+    assert (status["state"], status["done"], status["total"], status["percent"], status["ready"]) == (
+        "PROGRESS", 3, 6, 50, False)
+    assert b"3 of 6 matches" in client.get(job.get_absolute_url()).content
+    assert client.get(reverse("matches:simulation_status", kwargs={"task_id": "nope"})).status_code == 404
