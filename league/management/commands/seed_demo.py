@@ -1,8 +1,9 @@
 """Seed a demo league once: six teams of different clans, a round robin season, some rounds played.
 
 Idempotent: if the demo league exists nothing is done. Everything goes through the services (team
-creation and recruitment, applications, schedule generation, result submission and the post-game
-sequence), with fixed seeds so the demo is the same on every machine.
+creation and recruitment, applications, schedule generation, and the played rounds simulated by the
+match simulator through the post-game sequence), with fixed seeds so the demo is the same on every
+machine.
 
     python manage.py seed_demo [--rounds 3] [--password SECRET]
 
@@ -19,9 +20,8 @@ from django.db import transaction
 
 from league import services as league_services
 from league.models import League, ScheduleRun, Season
-from matches import services as match_services
+from matches import simulation
 from matches.models import Match
-from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
 from rules.models import Challenge, Clan, Profile
 from teams import services as team_services
 
@@ -108,21 +108,9 @@ class Command(BaseCommand):
         return league
 
     def _play(self, match: Match, *, master, rng: random.Random, challenges) -> None:
+        """Play a demo fixture with the match simulator (matches.simulation): the result is computed
+        from the rosters, goes through the post-game sequence, and advancement rolls are taken by the
+        simulation policy. Seeds come from ``rng`` (DEMO_SEED), so the demo is the same every time."""
         if match.challenge_id is None:
             league_services.fixture_set_challenge(match=match, challenge=rng.choice(challenges))
-        match = match_services.match_kick_off(match=match)
-        teams = []
-        for side in match.sides.order_by("slot"):
-            rows = [row for row in side.roster_snapshot if row["available"]]
-            stars = set(rng.sample([row["id"] for row in rows], min(len(rows), 1 + side.extra_all_stars)))
-            ninjas = tuple(
-                NinjaRecord(
-                    ninja_id=row["id"],
-                    injuries=rng.choice([0, 0, 0, 1, 1, 2]),
-                    in_healing_house=rng.random() < 0.2,
-                    all_star_awards=1 if row["id"] in stars else 0,
-                )
-                for row in rows
-            )
-            teams.append(TeamRecord(team_id=side.team_id, points=rng.randint(0, 6), ninjas=ninjas))
-        match_services.match_submit_result(match=match, record=MatchRecord(teams=tuple(teams)), actor=master)
+        simulation.simulate_match(match=match, seed=rng.getrandbits(62), actor=master, policy="auto")
