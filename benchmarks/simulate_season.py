@@ -1,0 +1,159 @@
+"""A simulated season: engine-only matches per second, then the full season with persistence.
+
+Run by hand (PostgreSQL; the script makes and drops its own database, named by --db-name):
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
+        .venv/bin/python benchmarks/simulate_season.py [--teams 16] [--seed 1] [--db-name moonlight_bench_sim]
+
+Sixteen teams (the six demo clans' legal starting rosters, in turn) play a double round robin:
+240 matches. Printed:
+
+* engine only: the same 240 fixtures simulated by rules.engine.simulator from the kick-off roster
+  snapshots (no database), matches per second;
+* full season: matches.simulation.simulation_job_run for "the rest of the season" (what the
+  Celery task runs, here called in-process: no broker), i.e. kick-off snapshots, the simulator,
+  the post-game sequence, the policy's advancement choices, one transaction per match; matches
+  per second and SQL queries per match;
+* the same season's league table leaders, as a sanity check.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _database_url(base: str, name: str) -> tuple[str, str]:
+    parts = urlsplit(base)
+    if not parts.scheme.startswith("postgres"):
+        raise SystemExit("DATABASE_URL must point at a PostgreSQL server (postgres://...)")
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    return urlunsplit(parts._replace(path=f"/{name}")), admin
+
+
+def _recreate(admin_url: str, name: str, *, drop_only: bool = False) -> None:
+    import psycopg
+
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        if not drop_only:
+            conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--teams", type=int, default=16)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--db-name", default="moonlight_bench_sim")
+    parser.add_argument("--keep", action="store_true", help="keep the benchmark database afterwards")
+    args = parser.parse_args()
+
+    base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    url, admin = _database_url(base, args.db_name)
+    _recreate(admin, args.db_name)
+    os.environ["DATABASE_URL"] = url
+    os.environ.pop("REDIS_URL", None)  # in-process: no broker
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "league.settings")
+    os.environ["DEBUG"] = "0"  # as in production: no query log kept in memory
+    os.environ.setdefault("SECRET_KEY", "benchmark-only-secret-key-not-for-production")
+    try:
+        _run(args)
+    finally:
+        if not args.keep:
+            from django.db import connections
+
+            connections.close_all()
+            _recreate(admin, args.db_name, drop_only=True)
+
+
+def _run(args) -> None:
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+
+    from league import services as league_services
+    from league.management.commands.seed_demo import DEMO_TEAMS
+    from league.models import League, ScheduleRun, Season
+    from league.selectors import league_table
+    from matches import services as match_services
+    from matches import simulation
+    from matches.models import Match
+    from rules.engine import league as rules_league
+    from rules.engine import simulator as engine
+    from rules.models import Clan, Profile
+    from teams import services as team_services
+
+    t0 = time.perf_counter()
+    call_command("migrate", verbosity=0)
+    User = get_user_model()
+    master = User.objects.create(username="bench-master")
+    league = League.objects.create(name="Benchmark League", slug="benchmark", master=master)
+    season = league_services.season_create(league=league, format=Season.Format.DOUBLE_ROUND_ROBIN)
+    for i in range(args.teams):
+        _, _, clan, roster = DEMO_TEAMS[i % len(DEMO_TEAMS)]
+        owner = User.objects.create(username=f"bench-{i}")
+        team = team_services.team_create(owner=owner, name=f"Team {i + 1}", clan=Clan.objects.get(slug=clan),
+                                         league=league)
+        for slug, count in roster:
+            profile = Profile.objects.get(slug=slug)
+            chosen = list(profile.abilities.all()[: profile.choose_abilities])
+            for _ in range(count):
+                team_services.team_recruit(team=team, profile=profile, chosen_abilities=chosen)
+        team_services.team_mark_ready(team=team)
+        league_services.application_accept(team=team)
+    run = league_services.schedule_request(season=season, kind=ScheduleRun.Kind.ROUND_ROBIN, seed=args.seed)
+    league_services.schedule_generate(run_id=run.pk)
+    matches = list(Match.objects.filter(season=season).select_related("challenge").order_by("round_number", "id"))
+    setup = time.perf_counter() - t0
+
+    # Engine only: every fixture from its kick-off rosters (snapshots taken without writing).
+    # A fixture whose challenge a player is to choose plays a Brawl here.
+    fixtures = []
+    for match in matches:
+        sides = []
+        for side, team, rating in match_services.live_sides(match):
+            side.roster_snapshot = match_services.roster_snapshot(team)
+            side.rating = rating
+            sides.append(side)
+        bonuses = rules_league.underdog_bonuses([s.rating for s in sides])
+        challenge = simulation.sim_challenge(match.challenge) if match.challenge_id else engine.CHALLENGES["brawl"]
+        fixtures.append((simulation.sim_teams(sides), challenge, bonuses))
+    start = time.perf_counter()
+    for i, (teams, challenge, bonuses) in enumerate(fixtures):
+        engine.simulate_match(teams, challenge, rng=random.Random(f"{args.seed}:{i}"), underdog=bonuses)
+    engine_time = time.perf_counter() - start
+
+    # Full season with persistence: what the Celery task runs.
+    job, _ = simulation.simulation_request(actor=master, scope="season", season=season, seed=args.seed)
+    queries = [0]
+
+    def count(execute, sql, params, many, context):
+        queries[0] += 1
+        return execute(sql, params, many, context)
+
+    start = time.perf_counter()
+    with connection.execute_wrapper(count):
+        job = simulation.simulation_job_run(job_id=job.pk)
+    full_time = time.perf_counter() - start
+
+    n = len(matches)
+    print(f"{args.teams} teams, double round robin: {n} matches (setting up the league took {setup:.1f} s)")
+    print(f"engine only:              {n / engine_time:6.1f} matches/s ({1000 * engine_time / n:.1f} ms a match)")
+    print(f"full season, PostgreSQL:  {job.done / full_time:6.1f} matches/s ({1000 * full_time / job.done:.1f} ms a match, "
+          f"{queries[0] / job.done:.1f} SQL queries a match)")
+    leaders = league_table(season)[:3]
+    print("leaders: " + ", ".join(f"{r.team.name} {r.points} pts ({r.won}-{r.drawn}-{r.lost})" for r in leaders))
+
+
+if __name__ == "__main__":
+    main()
