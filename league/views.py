@@ -4,7 +4,6 @@ Views validate a form and call one service; who may do what is decided in league
 """
 from __future__ import annotations
 
-from celery.result import AsyncResult
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -33,6 +32,7 @@ from league.models import TIE_BREAKER_CHOICES, League, ScheduleRun, Season
 from league.permissions import can_arrange_fixture, can_set_challenge, is_league_master, require_master
 from league.tasks import schedule_generate_task
 from matches.models import Match, MatchTeam
+from outbox.dispatch import DispatchResult, dispatch_on_commit, is_waiting, task_state
 from teams.models import Team
 
 
@@ -317,9 +317,10 @@ def season_rollover(request: HttpRequest, slug: str, number: int) -> HttpRespons
 
 # --- schedules -----------------------------------------------------------------------------------
 
-def _dispatch(run: ScheduleRun) -> None:
-    run_id, task_id = run.pk, run.task_id
-    transaction.on_commit(lambda: schedule_generate_task.apply_async(args=[run_id], task_id=task_id))
+def _dispatch(run: ScheduleRun) -> DispatchResult:
+    """Send the task after commit; with the broker down it waits in the outbox (sent again later)."""
+    return dispatch_on_commit(schedule_generate_task, args=[run.pk], task_id=run.task_id,
+                              description=f"Generate fixtures: {run}")
 
 
 @login_required
@@ -332,6 +333,7 @@ def schedule_generate(request: HttpRequest, slug: str, number: int) -> HttpRespo
         messages.error(request, "That schedule request was not understood.")
         return redirect(season)
     data = form.cleaned_data
+    dispatched = None
     try:
         with transaction.atomic():
             run = services.schedule_request(
@@ -339,16 +341,20 @@ def schedule_generate(request: HttpRequest, slug: str, number: int) -> HttpRespo
                 challenge=data.get("challenge"), actor=request.user,
             )
             if run.status == ScheduleRun.Status.PENDING:
-                _dispatch(run)
+                dispatched = _dispatch(run)
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return redirect(season)
+    if dispatched is not None and dispatched.delayed:
+        messages.warning(request, "The task runner is unreachable just now: the fixtures will be generated as soon as it is back.")
     return redirect(run)
 
 
 def schedule_run(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(ScheduleRun.objects.select_related("season", "season__league"), pk=pk)
-    return render(request, "league/schedule_run.html", {"run": run, "season": run.season, "league": run.season.league})
+    delayed = run.status == ScheduleRun.Status.PENDING and is_waiting(run.task_id)
+    return render(request, "league/schedule_run.html",
+                  {"run": run, "season": run.season, "league": run.season.league, "delayed": delayed})
 
 
 def task_status(request: HttpRequest, task_id: str) -> JsonResponse:
@@ -357,18 +363,21 @@ def task_status(request: HttpRequest, task_id: str) -> JsonResponse:
     run = ScheduleRun.objects.filter(task_id=task_id).select_related("season__league").first()
     if run is None:
         raise Http404("No such task")
-    state, done, total, error = "PENDING", run.done, run.total, run.error
+    state, done, total, error, delayed = "PENDING", run.done, run.total, run.error, False
     if run.status == ScheduleRun.Status.DONE:
         state = "SUCCESS"
     elif run.status == ScheduleRun.Status.FAILED:
         state = "FAILURE"
+    elif is_waiting(task_id):
+        delayed = True  # the broker was down: the task waits in the outbox
     elif not celery_app.conf.task_always_eager:  # eager runs keep no result: the run row says it all
-        result = AsyncResult(task_id, app=celery_app)
-        state = result.state
-        if state == "PROGRESS" and isinstance(result.info, dict):
-            done, total = result.info.get("done", 0), result.info.get("total", 0)
-        elif state in ("SUCCESS", "FAILURE"):
-            state = "STARTED"  # the worker finished; the run row is being committed
+        found = task_state(task_id, app=celery_app)  # None when the result backend is unreachable
+        if found is not None:
+            state, info = found
+            if state == "PROGRESS" and isinstance(info, dict):
+                done, total = info.get("done", 0), info.get("total", 0)
+            elif state in ("SUCCESS", "FAILURE"):
+                state = "STARTED"  # the worker finished; the run row is being committed
     percent = 100 if state == "SUCCESS" else (int(100 * done / total) if total else 0)
     return JsonResponse({
         "task_id": task_id,
@@ -378,6 +387,7 @@ def task_status(request: HttpRequest, task_id: str) -> JsonResponse:
         "percent": percent,
         "ready": state in ("SUCCESS", "FAILURE"),
         "error": error,
+        "delayed": delayed,
         "next_url": reverse("league:season_fixtures", kwargs={"slug": run.season.league.slug, "number": run.season.number}),
     })
 

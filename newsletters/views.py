@@ -6,7 +6,6 @@ decided in newsletters.permissions; views validate a form and call one service.
 """
 from __future__ import annotations
 
-from celery.result import AsyncResult
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -22,6 +21,7 @@ from newsletters.forms import ActionForm, BuildForm, EditorialForm, PublishForm
 from newsletters.models import Newsletter
 from newsletters.periods import Period
 from newsletters.permissions import can_manage, can_read, require_master
+from outbox.dispatch import task_state as read_task_state
 
 
 def _build_form(league, data=None) -> BuildForm:
@@ -165,11 +165,11 @@ def newsletter_status(request: HttpRequest, league_slug: str, key: str) -> JsonR
     state, percent, step = newsletter.build_status, newsletter.build_progress, newsletter.build_step
     task_state = None
     if newsletter.is_building and newsletter.build_task_id and not celery_app.conf.task_always_eager:
-        result = AsyncResult(newsletter.build_task_id, app=celery_app)
-        task_state = result.state
-        if task_state == "PROGRESS" and isinstance(result.info, dict) and result.info.get("total"):
-            percent = max(percent, int(100 * result.info.get("done", 0) / result.info["total"]))
-            step = result.info.get("step") or step
+        found = read_task_state(newsletter.build_task_id, app=celery_app)  # None when Redis is unreachable
+        task_state, info = found if found is not None else (None, None)
+        if task_state == "PROGRESS" and isinstance(info, dict) and info.get("total"):
+            percent = max(percent, int(100 * info.get("done", 0) / info["total"]))
+            step = info.get("step") or step
     return JsonResponse({
         "state": state,
         "task_state": task_state,

@@ -18,6 +18,21 @@ logger = logging.getLogger(__name__)
 
 #: Fail fast when the broker is down instead of hanging the request.
 RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+#: Seconds a dispatch may spend learning that the broker cannot be reached.
+CONNECT_TIMEOUT = 2.0
+
+
+def check_broker(app) -> None:
+    """Raise at once if the broker cannot be reached.
+
+    Checked before sending because, with Redis down, Celery's Redis result backend retries its
+    result subscription inside ``apply_async`` for about twenty seconds before giving up.
+    """
+    if app.conf.task_always_eager:
+        return
+    with app.connection_for_write() as conn:
+        conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0.2, interval_max=0.5,
+                               timeout=CONNECT_TIMEOUT)
 
 
 def reset_broker_connections(app=None) -> None:
@@ -46,6 +61,7 @@ def dispatch_now(task, *, args: Sequence = (), kwargs: dict | None = None, task_
     from outbox.models import OutboxTask
 
     try:
+        check_broker(task.app)
         task.apply_async(args=list(args), kwargs=kwargs or {}, task_id=task_id, retry=True, retry_policy=RETRY_POLICY)
         return True
     except Exception as exc:  # noqa: BLE001 - kombu/redis raise several types; all mean "not sent"
@@ -84,6 +100,7 @@ def redispatch_pending(limit: int = 100) -> int:
             logger.error("Outbox task %s is not registered", item.task_name)
             continue
         try:
+            check_broker(task.app)
             task.apply_async(args=item.args, kwargs=item.kwargs, task_id=item.task_id or None, retry=True,
                              retry_policy=RETRY_POLICY)
         except Exception as exc:  # noqa: BLE001
@@ -93,6 +110,26 @@ def redispatch_pending(limit: int = 100) -> int:
         OutboxTask.objects.filter(pk=item.pk).update(status=OutboxTask.Status.SENT, sent_at=timezone.now())
         sent += 1
     return sent
+
+
+def task_state(task_id: str, app=None) -> tuple[str, Any] | None:
+    """A task's state and info from the result backend, or None when the backend cannot be read
+    (Redis down): progress pages then go by what the database says instead of failing."""
+    from celery.result import AsyncResult
+
+    try:
+        result = AsyncResult(task_id, app=app)
+        return result.state, result.info
+    except Exception as exc:  # noqa: BLE001 - redis/kombu raise several types; all mean "unknown now"
+        logger.warning("Could not read the state of task %s (%s)", task_id, exc)
+        return None
+
+
+def is_waiting(task_id: str) -> bool:
+    """Whether the task with this id is stored in the outbox, waiting for the broker."""
+    from outbox.models import OutboxTask
+
+    return bool(task_id) and OutboxTask.objects.filter(task_id=task_id, status=OutboxTask.Status.PENDING).exists()
 
 
 def pending_count() -> int:

@@ -1,0 +1,76 @@
+"""A real Celery worker in a subprocess, for the killed-worker tests."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+from django.conf import settings
+from django.db import connection
+
+ROOT = Path(settings.BASE_DIR)
+CELERY = Path(sys.executable).with_name("celery")
+
+
+def database_url() -> str:
+    """The URL of the database the tests use (pytest-django's ``test_<name>``), for a subprocess."""
+    s = connection.settings_dict
+    auth = quote(s["USER"] or "") + (f":{quote(s['PASSWORD'])}" if s.get("PASSWORD") else "")
+    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
+
+
+def wait_until(predicate, timeout: float, what: str, interval: float = 0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
+class Worker:
+    """``celery -A tests.trust.worker_app worker -P solo -c 1`` against the test database."""
+
+    def __init__(self, redis_url: str, *, pause_file: Path | None = None, visibility_timeout: float = 2.0) -> None:
+        self.log = tempfile.NamedTemporaryFile(prefix="trust-worker-", suffix=".log", delete=False)  # noqa: SIM115
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "league.settings",
+            "DATABASE_URL": database_url(),
+            "REDIS_URL": redis_url,
+            "PYTHONPATH": str(ROOT),
+            "TRUST_VISIBILITY_TIMEOUT": str(visibility_timeout),
+            "AXES_ENABLED": "0",
+        }
+        env.pop("TRUST_PAUSE_FILE", None)
+        if pause_file is not None:
+            env["TRUST_PAUSE_FILE"] = str(pause_file)
+        self.proc = subprocess.Popen(
+            [str(CELERY), "-A", "tests.trust.worker_app", "worker", "-P", "solo", "-c", "1", "--without-gossip",
+             "--without-mingle", "--without-heartbeat", "-l", "INFO", "-n", f"trust-{os.getpid()}-{id(self)}@%h"],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )
+
+    def output(self, tail: int = 4000) -> str:
+        return Path(self.log.name).read_text(errors="replace")[-tail:]
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up, no acknowledgement, the database connection just drops."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self.log.close()
