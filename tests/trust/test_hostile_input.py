@@ -411,3 +411,27 @@ def test_result_draft_stores_only_the_form_fields(world):
     assert world.open_match.result_draft == {"s1_points": "4"}
     page = client.get(url)
     assert page.status_code == 200 and b"forged" not in page.content and b"rejected" not in page.content
+
+
+@pytest.mark.parametrize("value", [0, 2**31, 10**30])
+def test_unknown_and_huge_ids_in_every_url(world, value):
+    """Every named URL of the site with arguments, given ids and slugs of nothing: 404 (or a
+    refusal), never a server error, nothing written. (The admin has its own tests in Django.)"""
+    from django.urls.converters import IntConverter
+
+    from tests.trust.matrix import request
+    from tests.trust.urlconf import named_urls
+
+    clients = {role: client_for(world, role) for role in ("anonymous", "master")}
+    failures = []
+    for url in named_urls():
+        if not url.converters or url.name.startswith("admin:"):
+            continue
+        kwargs = {k: (value if isinstance(c, IntConverter) else f"nothing-{value}") for k, c in url.converters}
+        path = reverse(url.name, kwargs=kwargs)
+        for role, client in clients.items():
+            for method in ("GET", "POST"):
+                outcome = request(client, method, path, {})
+                if outcome.error or outcome.status >= 500 or outcome.written:
+                    failures.append(f"{method} {path} as {role}: {outcome} {outcome.written}")
+    assert not failures, "\n".join(failures)
