@@ -1,0 +1,255 @@
+"""Seed benchmark leagues. Called by benchmarks/pages.py after django.setup().
+
+Everything a page reads is made by the project's own code, except where noted:
+
+* users, the league, the season, teams, recruitment, applications and the round robin schedule go
+  through the services (league.services, teams.services), exactly as the site does;
+* the last ``services_matches`` results (the latest rounds) go through the whole result path: challenge set,
+  kick-off (ratings, underdog bonuses, roster snapshots), result submitted by the master, and the
+  post-game sequence (revenue, upkeep, downtime, XP, advancement rolls, every die recorded);
+* the earlier results are bulk-inserted to keep seeding fast: the match row (confirmed, with a
+  challenge and a seed), both sides with the kick-off rating and roster snapshot computed by the
+  real code (matches.services.live_sides / roster_snapshot), points and outcome, revenue in the
+  koban ledger (a TreasuryEntry per side, balances kept in step) and one MatchNinja line per model
+  (injuries, All-Star). They do not run downtime, XP or advancement rolls.
+
+League tables and team ratings are never stored by the seed: the pages compute them with the real
+selectors from these rows.
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+
+#: Legal starting rosters near 100 koban, one per clan (as in league/management/commands/seed_demo.py).
+ROSTERS = {
+    "tora": [("tora-chunin", 1), ("tora-kaiken", 3), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 2)],
+    "yamazaru": [("yamazaru-chunin", 1), ("yamazaru-kaiken", 4), ("yamazaru-yajiri", 2), ("yamazaru-son-goku", 1)],
+    "kitsune": [("kitsune-chunin", 1), ("kitsune-kaiken", 3), ("kitsune-yajiri", 2), ("kitsune-kunoichi", 2),
+                ("kitsune-tamamo-no-mae", 1)],
+    "ika": [("ika-chunin", 1), ("ika-kaiken", 4), ("ika-yajiri", 2), ("ika-kunoichi", 2), ("ika-madoushi", 1)],
+    "tanchyo": [("tanchyo-chunin", 1), ("tanchyo-yajiri", 4), ("tanchyo-kaiken", 1), ("tanchyo-karura", 1),
+                ("tengu", 1), ("tanchyo-kunoichi", 1)],
+    "ijin": [("ijin-chunin", 1), ("ijin-kaiken", 2), ("ijin-kunoichi", 2), ("ijin-bomechan", 1), ("ijin-yajiri", 2)],
+}
+CLANS = list(ROSTERS)
+
+
+@dataclass
+class Seeded:
+    league: object
+    season: object
+    teams: list
+    played_services: int = 0
+    played_bulk: int = 0
+    unplayed: int = 0
+    seconds: dict = field(default_factory=dict)
+    newsletter: object | None = None
+
+
+def _user(username: str):
+    User = get_user_model()
+    user, created = User.objects.get_or_create(username=username, defaults={"email": f"{username}@example.org"})
+    if created:
+        user.set_unusable_password()
+        user.save(update_fields=["password"])
+    return user
+
+
+def seed_league(*, name: str, teams: int, played: int, services_matches: int, seed: int) -> Seeded:
+    """A round robin league of ``teams`` teams with ``played`` results in round order (the last
+    ``services_matches`` of them through the full result path, the earlier ones in bulk)."""
+    from league import services as league_services
+    from league.models import ScheduleRun, Season
+    from matches.models import Match
+    from rules.models import Challenge, Clan, Profile
+    from teams import services as team_services
+
+    rng = random.Random(seed)
+    t0 = time.perf_counter()
+    master = _user(f"{name.lower().replace(' ', '-')}-master")
+    league = league_services.league_create(master=master, name=name, description=f"Benchmark league of {teams} teams.")
+    season = league_services.season_create(league=league, format=Season.Format.ROUND_ROBIN)
+    clans = {c.slug: c for c in Clan.objects.all()}
+    profiles = {p.slug: p for p in Profile.objects.prefetch_related("abilities")}
+    made = []
+    for i in range(teams):
+        clan = CLANS[i % len(CLANS)]
+        owner = _user(f"{league.slug}-player-{i + 1}")
+        with transaction.atomic():
+            team = team_services.team_create(owner=owner, name=f"{clans[clan].name} {i + 1:02d}", clan=clans[clan],
+                                             league=league)
+            for slug, count in ROSTERS[clan]:
+                profile = profiles[slug]
+                chosen = list(profile.abilities.all()[: profile.choose_abilities])
+                for _ in range(count):
+                    team_services.team_recruit(team=team, profile=profile, chosen_abilities=chosen, actor=owner)
+            team_services.team_mark_ready(team=team)
+            league_services.application_accept(team=team)
+        made.append(team)
+    run = league_services.schedule_request(season=season, kind=ScheduleRun.Kind.ROUND_ROBIN, actor=master, seed=seed)
+    league_services.schedule_generate(run_id=run.pk)
+    t1 = time.perf_counter()
+
+    fixtures = list(Match.objects.filter(season=season).order_by("round_number", "id"))
+    if played > len(fixtures):
+        raise SystemExit(f"{name}: {teams} teams have only {len(fixtures)} fixtures; cannot play {played}.")
+    challenges = list(Challenge.objects.all())
+    # The early rounds in bulk, the latest through the services: the newsletter's round and the
+    # match pages measured are then made by the real result path, on top of the bulk history.
+    services_matches = min(services_matches, played)
+    in_bulk = fixtures[: played - services_matches]
+    by_services = fixtures[played - services_matches:played]
+    _play_in_bulk(in_bulk, master=master, rng=rng, challenges=challenges)
+    t2 = time.perf_counter()
+    for match in by_services:
+        _play_with_services(match, master=master, rng=rng, challenges=challenges)
+    t3 = time.perf_counter()
+    return Seeded(
+        league=league, season=season, teams=made, played_services=len(by_services), played_bulk=len(in_bulk),
+        unplayed=len(fixtures) - played,
+        seconds={"teams and schedule": t1 - t0, "results (bulk)": t2 - t1, "results (services)": t3 - t2},
+    )
+
+
+def _record(match, rng: random.Random):
+    from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
+
+    teams = []
+    for side in match.sides.order_by("slot"):
+        rows = [row for row in side.roster_snapshot if row["available"]]
+        stars = set(rng.sample([row["id"] for row in rows], min(len(rows), 1 + side.extra_all_stars)))
+        ninjas = tuple(
+            NinjaRecord(
+                ninja_id=row["id"],
+                injuries=rng.choice([0, 0, 0, 1, 1, 2]),
+                reveals=rng.choice([0, 0, 0, 1]),
+                in_healing_house=rng.random() < 0.2,
+                all_star_awards=1 if row["id"] in stars else 0,
+            )
+            for row in rows
+        )
+        teams.append(TeamRecord(team_id=side.team_id, points=rng.randint(0, 6), ninjas=ninjas))
+    return MatchRecord(teams=tuple(teams))
+
+
+def _play_with_services(match, *, master, rng: random.Random, challenges) -> None:
+    from league import services as league_services
+    from matches import services as match_services
+    from matches.models import Match
+
+    if match.challenge_id is None:
+        league_services.fixture_set_challenge(match=match, challenge=rng.choice(challenges))
+    Match.objects.filter(pk=match.pk, seed__isnull=True).update(seed=rng.getrandbits(62))  # replayable dice
+    match = match_services.match_kick_off(match=match)
+    match_services.match_submit_result(match=match, record=_record(match, rng), actor=master)
+    # Ronin upkeep may release models; advancement rolls stay pending (players choose them).
+
+
+def _play_in_bulk(matches, *, master, rng: random.Random, challenges) -> None:
+    from matches import services as match_services
+    from matches.models import Match, MatchNinja, MatchTeam
+    from rules.engine import league as rules_league
+    from teams.models import Team, TreasuryEntry
+
+    if not matches:
+        return
+    season = matches[0].season
+    now = timezone.now()
+    sides_by_match = defaultdict(list)
+    for side in MatchTeam.objects.filter(match__in=matches).order_by("slot"):
+        sides_by_match[side.match_id].append(side)
+    # Kick-off data from the real code, once per team (ratings do not move: bulk games give no XP).
+    by_id = {m.pk: m for m in matches}
+    sample = {}
+    for match_id, sides in sides_by_match.items():
+        for side in sides:
+            sample.setdefault(side.team_id, by_id[match_id])
+    rating, snapshot = {}, {}
+    for team_id, match in sample.items():
+        if team_id in rating:
+            continue
+        for side, team, r in match_services.live_sides(match):
+            rating[side.team_id], snapshot[side.team_id] = r, match_services.roster_snapshot(team)
+    balance = dict(Team.objects.filter(pk__in=sample).values_list("pk", "treasury"))
+    revenue = {"win": season.revenue_win, "draw": season.revenue_draw, "loss": season.revenue_loss}
+    label = {"win": "Win", "draw": "Draw", "loss": "Loss"}
+
+    with transaction.atomic():
+        sides_out, ninjas_out, ledger_out = [], [], []
+        for match in matches:
+            match.challenge = match.challenge or rng.choice(challenges)
+            match.seed = rng.getrandbits(62)
+            match.kicked_off_at = match.submitted_at = match.confirmed_at = match.sequence_applied_at = now
+            match.submitted_by = match.confirmed_by = master
+            match.status = Match.Status.CONFIRMED
+            sides = sides_by_match[match.pk]
+            bonuses = rules_league.underdog_bonuses([rating[s.team_id] for s in sides])
+            points = [rng.randint(0, 6) for _ in sides]
+            for side, pts, bonus in zip(sides, points, bonuses, strict=True):
+                others = max(p for s, p in zip(sides, points, strict=True) if s is not side)
+                outcome = "win" if pts > others else "loss" if pts < others else "draw"
+                side.rating = rating[side.team_id]
+                side.reroll_tokens, side.moon_power_tokens = bonus.reroll_tokens, bonus.moon_power_tokens
+                side.extra_all_stars, side.bonus_koban = bonus.extra_all_star_awards, bonus.bonus_koban
+                side.roster_snapshot = snapshot[side.team_id]
+                side.points, side.outcome = pts, outcome
+                side.koban_earned = revenue[outcome] + bonus.bonus_koban
+                for amount, reason, note in (
+                    (revenue[outcome], TreasuryEntry.Reason.REVENUE, f"{label[outcome]} the game"),
+                    (bonus.bonus_koban, TreasuryEntry.Reason.UNDERDOG, f"Rating {side.rating} against a higher-rated team"),
+                ):
+                    if amount:
+                        balance[side.team_id] += amount
+                        ledger_out.append(TreasuryEntry(
+                            team_id=side.team_id, amount=amount, reason=reason, note=note, match=match,
+                            balance_after=balance[side.team_id], created_by=master,
+                        ))
+                rows = [row for row in side.roster_snapshot if row["available"]]
+                stars = set(rng.sample([row["id"] for row in rows], min(len(rows), 1 + side.extra_all_stars)))
+                for row in rows:
+                    injuries = rng.choice([0, 0, 0, 1, 1, 2])
+                    star = 1 if row["id"] in stars else 0
+                    ninjas_out.append(MatchNinja(
+                        side=side, ninja_id=row["id"], name=row["name"], injuries=injuries,
+                        all_star_awards=star, xp_gained=0 if row["is_hero"] else injuries + 3 * star,
+                    ))
+                sides_out.append(side)
+        Match.objects.bulk_update(matches, [
+            "challenge", "seed", "kicked_off_at", "submitted_at", "confirmed_at", "sequence_applied_at",
+            "submitted_by", "confirmed_by", "status",
+        ], batch_size=500)
+        MatchTeam.objects.bulk_update(sides_out, [
+            "rating", "reroll_tokens", "moon_power_tokens", "extra_all_stars", "bonus_koban", "roster_snapshot",
+            "points", "outcome", "koban_earned",
+        ], batch_size=500)
+        MatchNinja.objects.bulk_create(ninjas_out, batch_size=2000)
+        TreasuryEntry.objects.bulk_create(ledger_out, batch_size=2000)
+        for team_id, value in balance.items():
+            Team.objects.filter(pk=team_id).update(treasury=value)
+
+
+def seed_newsletter(league, season) -> object | None:
+    """Build and publish (no email) the newsletter of the season's last completed round through the
+    newsletters services; None when the app is not installed."""
+    try:
+        from newsletters import services as news_services
+        from newsletters.periods import Period
+        from newsletters.selectors import latest_completed_round
+    except ImportError:
+        return None
+    rnd = latest_completed_round(season)
+    if rnd is None:
+        return None
+    newsletter = news_services.newsletter_request(league=league, period=Period.round(season.number, rnd))
+    newsletter.refresh_from_db()
+    if not newsletter.is_built:  # eager mode already built it after commit; a broker would not have
+        news_services.newsletter_build(newsletter_id=newsletter.pk)
+        newsletter.refresh_from_db()
+    return news_services.newsletter_publish(newsletter=newsletter, actor=league.master, send_email=False)
