@@ -7,7 +7,6 @@ helpers (the league's master only, 403 for everyone else).
 """
 from __future__ import annotations
 
-from celery.result import AsyncResult
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -23,7 +22,7 @@ from matches import services, simulation
 from matches.models import Match, SimulationJob
 from matches.simulation_forms import SimulateForm
 from matches.tasks import simulation_job_task
-from outbox.dispatch import dispatch_on_commit
+from outbox.dispatch import dispatch_on_commit, task_state
 from teams.permissions import is_league_master
 
 
@@ -125,11 +124,11 @@ def simulation_status(request: HttpRequest, task_id: str) -> JsonResponse:
         if job.status == SimulationJob.Status.RUNNING:
             state = "STARTED"
         if not celery_app.conf.task_always_eager:  # eager runs keep no result: the job row says it all
-            result = AsyncResult(task_id, app=celery_app)
-            if result.state == "PROGRESS" and isinstance(result.info, dict):
+            found = task_state(task_id, app=celery_app)  # None when the result backend is unreachable
+            if found is not None and found[0] == "PROGRESS" and isinstance(found[1], dict):
                 state = "PROGRESS"
-                done = max(done, result.info.get("done", 0))
-                total = max(total, result.info.get("total", 0))
+                done = max(done, found[1].get("done", 0))
+                total = max(total, found[1].get("total", 0))
     if job.status == SimulationJob.Status.RUNNING and state == "STARTED" and total:
         state = "PROGRESS"
     percent = 100 if state == "SUCCESS" else (min(100, int(100 * done / total)) if total else 0)

@@ -66,6 +66,10 @@ def _in_progress(world: World) -> list[str]:
         draft = world.extra["draft"]
         type(draft).objects.filter(pk=draft.pk).update(build_status="running")
         urls.append(reverse("newsletters:status", kwargs={"league_slug": world.league.slug, "key": draft.period_key}))
+    if "simulation" in world.extra:
+        job = world.extra["simulation"]
+        type(job).objects.filter(pk=job.pk).update(status="running")
+        urls.append(reverse("matches:simulation_status", kwargs={"task_id": job.task_id}))
     return urls
 
 
@@ -279,6 +283,58 @@ def test_worker_killed_while_building_a_newsletter(live_broker, redis_url, tmp_p
     newsletter = Newsletter.objects.get(league=seeded.league, period_key=period.key)
     assert Newsletter.objects.filter(league=seeded.league).count() == 1
     assert newsletter.builds == 1 and newsletter.sections["reports"] and "Foxes" in newsletter.content_html
+    assert live_broker.hlen("unacked") == 0 and live_broker.llen("celery") == 0
+
+
+@pytest.mark.celery_worker
+def test_worker_killed_while_simulating_a_season(live_broker, redis_url, tmp_path):
+    """Each simulated match is its own transaction: killed after the first one, that match is
+    wholly played and the others untouched; the redelivered task carries on and plays each match
+    exactly once."""
+    pytest.importorskip("matches.simulation")
+    from league.models import Season
+    from matches import simulation
+    from matches.models import MatchNinja, SimulationJob, SimulationRun
+    from matches.tasks import simulation_job_task
+    from tests.factories import LeagueFactory, UserFactory, make_legal_team
+
+    league = LeagueFactory(master=UserFactory(username="sim-master"))
+    season = league_services.season_create(league=league, format=Season.Format.ROUND_ROBIN)
+    for clan in ("tora", "ika", "kitsune", "yamazaru"):
+        team = make_legal_team(clan, owner=UserFactory(), name=f"Sim {clan}", league=league)
+        league_services.application_accept(team=team)
+    job, created = simulation.simulation_request(actor=league.master, scope=SimulationJob.Scope.SEASON, season=season,
+                                                 seed=11)
+    assert created
+
+    def whole_or_untouched():
+        for match in Match.objects.filter(season=season):
+            runs = SimulationRun.objects.filter(match=match).count()
+            records = MatchNinja.objects.filter(side__match=match).count()
+            revenue = TreasuryEntry.objects.filter(match=match).count()
+            if match.status == Match.Status.SCHEDULED:
+                assert (runs, records, revenue, match.sequence_applied_at) == (0, 0, 0, None), match
+            else:
+                assert match.status == Match.Status.CONFIRMED and match.sequence_applied_at and runs == 1, match
+                assert records > 0 and revenue > 0, match
+        return True
+
+    def nothing_partial():
+        whole_or_untouched()
+        played = Match.objects.filter(season=season, status=Match.Status.CONFIRMED).count()
+        assert SimulationJob.objects.get(pk=job.pk).done == played <= 1
+
+    def done():
+        return SimulationJob.objects.get(pk=job.pk).status == SimulationJob.Status.DONE
+
+    _kill_mid_task(redis_url, tmp_path, lambda: simulation_job_task.apply_async(args=[job.pk], task_id=job.task_id),
+                   nothing_partial=nothing_partial, done=done, what="the season's simulation")
+    whole_or_untouched()
+    matches = Match.objects.filter(season=season)
+    assert matches.count() == 6 and matches.filter(status=Match.Status.CONFIRMED).count() == 6
+    assert SimulationRun.objects.filter(match__season=season).count() == 6  # no match played twice
+    job.refresh_from_db()
+    assert job.done == job.total == 6
     assert live_broker.hlen("unacked") == 0 and live_broker.llen("celery") == 0
 
 

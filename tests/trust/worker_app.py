@@ -5,8 +5,9 @@
 * TRUST_VISIBILITY_TIMEOUT (seconds): how long Redis keeps an unacknowledged task before handing
   it to another worker (production: one hour). Short here, so a task whose worker was killed is
   redelivered within seconds.
-* TRUST_PAUSE_FILE: after the task's first progress report, write the reported progress to this
-  file and sleep, so the test can kill the worker in the middle of the task.
+* TRUST_PAUSE_FILE: at the task's first progress report with ``done >= 1`` (something made),
+  write the reported progress to this file and sleep, so the test can kill the worker in the
+  middle of the task.
 
 Nothing here is imported by the site; production behaviour is untouched.
 """
@@ -34,7 +35,7 @@ if os.environ.get("TRUST_PAUSE_FILE"):
 
     def _update_state_then_pause(self, task_id=None, state=None, meta=None, **kwargs):
         _update_state(self, task_id=task_id, state=state, meta=meta, **kwargs)
-        if state == "PROGRESS":
+        if state == "PROGRESS" and isinstance(meta, dict) and meta.get("done", 0) >= 1:
             Path(os.environ["TRUST_PAUSE_FILE"]).write_text(json.dumps({"task": self.name, "meta": meta}))
             time.sleep(600)  # the test kills the worker here
 
