@@ -24,10 +24,6 @@ import pytest
 
 from tests.conftest import need
 
-# Playwright's sync API runs an event loop in this thread; the test still reads the database
-# synchronously between browser steps (nothing here is async code).
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 PASSWORD = "Moonlit-Path-2468!"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
@@ -137,7 +133,10 @@ def eager_celery():
 
 
 @pytest.fixture
-def browser():
+def browser(monkeypatch):
+    # Playwright's sync API runs an event loop in this thread; the test still reads the database
+    # synchronously between browser steps (nothing here is async code). Only for this test.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:  # pragma: no cover - a test dependency
