@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Count, F, IntegerField, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
 from league.models import REGULAR_STAGE, BracketSlot, Bye, League, Season, SeasonEntry
@@ -80,18 +80,10 @@ def table_queryset(season: Season) -> QuerySet:
     """The season's teams annotated with their record, in one SQL query.
 
     Played/won/drawn/lost and points scored are filtered aggregates over the team's MatchTeam
-    rows; points conceded come from a correlated subquery summing the opponents' points in the
-    same counted matches; league points are computed from those counts with the season's rules.
+    rows; league points are computed from those counts with the season's rules. Points conceded
+    come from `points_in_matches` (one grouped query), not a correlated subquery per team.
     """
     counted = counted_matches_q(season, "match_sides__match__")
-    against = (
-        MatchTeam.objects.filter(counted_matches_q(season, "match__"), match__sides__team=OuterRef("pk"))
-        .exclude(team=OuterRef("pk"))
-        .order_by()
-        .values("match__season")
-        .annotate(total=Sum("points"))
-        .values("total")
-    )
     zero = Value(0)
     return (
         Team.objects.filter(season_entries__season=season)
@@ -102,7 +94,6 @@ def table_queryset(season: Season) -> QuerySet:
             drawn=Count("match_sides", filter=counted & Q(match_sides__outcome=DRAW)),
             lost=Count("match_sides", filter=counted & Q(match_sides__outcome=LOSS)),
             points_for=Coalesce(Sum("match_sides__points", filter=counted), zero),
-            points_against=Coalesce(Subquery(against, output_field=IntegerField()), zero),
         )
         .annotate(
             league_points=F("won") * season.points_win
@@ -112,6 +103,18 @@ def table_queryset(season: Season) -> QuerySet:
         .prefetch_related(_roster_prefetch())
         .order_by("id")
     )
+
+
+def points_in_matches(season: Season) -> dict[int, int]:
+    """{team id: all points scored in its counted matches, by every side}, in one grouped query.
+    Points conceded are this total minus the team's own points."""
+    rows = (
+        MatchTeam.objects.filter(counted_matches_q(season, "match__"))
+        .order_by()
+        .values("team_id")
+        .annotate(total=Sum("match__sides__points"))
+    )
+    return {row["team_id"]: row["total"] or 0 for row in rows}
 
 
 def head_to_head(season: Season) -> dict[tuple[int, int], int]:
@@ -185,6 +188,7 @@ def rank_rows(rows: list[TableRow], tie_breakers: Iterable[str], h2h: dict[tuple
 def league_table(season: Season) -> list[TableRow]:
     """The season's league table, sorted with its tie-breakers (a fixed number of queries:
     the aggregated teams, their rosters for the rating, and the head-to-head aggregation)."""
+    totals = points_in_matches(season)
     rows = [
         TableRow(
             team=t,
@@ -194,7 +198,7 @@ def league_table(season: Season) -> list[TableRow]:
             lost=t.lost,
             points=t.league_points,
             points_for=t.points_for,
-            points_against=t.points_against,
+            points_against=totals.get(t.pk, 0) - t.points_for,
             rating=rules_league.team_rating(team_snapshot(t, t.roster)),
         )
         for t in table_queryset(season)

@@ -107,7 +107,10 @@ ASGI_APPLICATION = "league.asgi.application"
 
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # The league table's aggregate is cheap to run but costly to JIT-compile on every request.
+        DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c jit=off"
 else:
     DATABASES = {
         "default": {
