@@ -108,3 +108,27 @@ def test_matrix_fails_when_an_admin_page_is_open(world, monkeypatch):
     monkeypatch.setattr(admin.site, "has_permission", lambda request: request.user.is_authenticated)
     with pytest.raises(AssertionError, match="as player: should go to the admin log-in"):
         matrix.check_admin(world, ["admin:index", "admin:teams_team_changelist"])
+
+
+def test_every_form_needs_the_csrf_token(world):
+    """Every URL that accepts a POST refuses one without the CSRF token (403), even from a role
+    allowed to post there, and writes nothing."""
+    from django.test import Client
+    from django.urls import reverse
+
+    failures = []
+    checked = 0
+    for name, cases in matrix.RULES.items():
+        for case in cases:
+            if case.post in (None, matrix.READ_ONLY) or not case.post:
+                continue
+            role = sorted(case.post)[0]
+            client = Client(enforce_csrf_checks=True, raise_request_exception=True)
+            if world.user(role) is not None:
+                client.force_login(world.user(role))
+            outcome = matrix.request(client, "POST", reverse(name, kwargs=case.kwargs(world)), case.data(world))
+            checked += 1
+            if outcome.status != 403 or outcome.written:
+                failures.append(f"{name} [{case.label}] as {role}: {outcome} {outcome.written}")
+    assert checked >= 30
+    assert not failures, "\n".join(failures)
