@@ -48,7 +48,7 @@ def test_debug_off_requires_a_secret_key():
 
 
 def test_check_deploy_is_clean_with_production_settings():
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update({
         "DEBUG": "0",
         "SECRET_KEY": "a-real-production-key-" + "x9Q2!kP7#mZ4@rT8$wL1^" * 3,

@@ -69,6 +69,10 @@ def test_a_build_racing_the_publication_never_rewrites_it_after_publication(post
             break
         # The build got there first: publishing waits for it (refused while it runs).
         assert isinstance(results[0], ValidationError), results
+    if not final.is_published:
+        # On a loaded machine the build may win every race; once it has finished, publishing works.
+        assert publish() == Newsletter.Status.PUBLISHED
+        final = Newsletter.objects.get(pk=newsletter.pk)
     assert final.is_published, results
     assert final.built_at <= final.published_at  # never written after publication
     before = (final.content_html, final.builds, final.built_at)
