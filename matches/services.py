@@ -202,8 +202,10 @@ def validate_record(
                 errors.append(f"{row['name']}: {', '.join(sorted(unknown))} is not an XP award of this challenge.")
             if not row["available"] and nr.played:
                 errors.append(f"{row['name']} is serving a downtime absence and cannot have played.")
-            if not nr.played and (nr.injuries or nr.chunin_stuns or nr.reveals or any(nr.challenge_feats.values()) or nr.in_healing_house or nr.all_star_awards):
-                errors.append(f"{row['name']} was never on the board: it cannot have feats, an All-Star award or end in the Healing House.")
+            if not nr.played and (nr.injuries or nr.chunin_stuns or nr.reveals or any(nr.challenge_feats.values()) or nr.all_star_awards):
+                errors.append(f"{row['name']} was never on the board: it cannot have feats or an All-Star award.")
+            if not nr.played and nr.in_healing_house and not row["starts_in_healing_house"]:
+                errors.append(f"{row['name']} was never on the board: only a model that started in the Healing House can end there without playing.")
             if nr.chunin_stuns and row["is_chunin"]:
                 errors.append(f"{row['name']} is a chunin: only a non-chunin earns XP for stunning a chunin.")
             if nr.all_star_awards < 0 or nr.all_star_awards > 1:

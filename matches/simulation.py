@@ -29,7 +29,6 @@ import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -289,25 +288,6 @@ def _dice_summary(dice: Sequence[engine.DiceRecord]) -> dict[str, Any]:
     return summary
 
 
-def fit_record(record: MatchRecord) -> tuple[MatchRecord, list[int]]:
-    """The simulator's record as the result form accepts it. A model that started in the Healing
-    House (downtime "Air") and never came onto the board is recorded by the simulator as still in
-    the Healing House; the app's rule is that a model never on the board cannot end there, so it
-    rolls no downtime again (ruling: the Air result was its downtime). Returns the record and the
-    ids of the models adjusted."""
-    adjusted: list[int] = []
-    teams = []
-    for team in record.teams:
-        ninjas = []
-        for nr in team.ninjas:
-            if not nr.played and nr.in_healing_house:
-                nr = replace(nr, in_healing_house=False)
-                adjusted.append(nr.ninja_id)
-            ninjas.append(nr)
-        teams.append(replace(team, ninjas=tuple(ninjas)))
-    return (replace(record, teams=tuple(teams)) if adjusted else record), adjusted
-
-
 def _pick_challenge(match: Match) -> Challenge:
     """A fixture whose challenge is still to be chosen: the chooser's pick is made at random
     (from the match's seed) among the eight challenges."""
@@ -353,7 +333,7 @@ def simulate_match(
             sim_teams(sides), sim_challenge(locked.challenge), rng=random.Random(f"{locked.seed}:simulation"),
             underdog=underdog_for(sides),
         )
-        record, adjusted = fit_record(result.record)
+        record = result.record
         upkeep = upkeep_policy(sides=sides, record=record, rules=services.house_rules_for(locked))
         services.match_submit_result(match=locked, record=record, actor=actor, upkeep=upkeep, simulated=True)
         advancements: list[dict[str, Any]] = []
@@ -364,8 +344,7 @@ def simulate_match(
             ended_early=result.ended_early, log=list(result.log),
             dice=[[d.round, d.kind, d.model, list(d.faces)] for d in result.dice],
             dice_summary=_dice_summary(result.dice),
-            decisions={"upkeep": {str(k): v for k, v in upkeep.items()}, "advancements": advancements,
-                       "not_in_healing_house": adjusted},
+            decisions={"upkeep": {str(k): v for k, v in upkeep.items()}, "advancements": advancements},
             elapsed_ms=int((time.perf_counter() - started) * 1000),
             created_by=actor if getattr(actor, "pk", None) else None,
         )

@@ -366,3 +366,25 @@ def test_three_team_game_compares_to_highest(league, catalog):
     assert [s.bonus_koban for s in match.sides.order_by("slot")] == [min(top - r, 6) for r in ratings]
     services.match_submit_result(match=match, record=simple_record(match, points=(3, 3, 1)), actor=league.master)
     assert [s.outcome for s in match.sides.order_by("slot")] == ["draw", "draw", "loss"]
+
+
+def test_model_starting_in_healing_house_may_end_there_without_playing(brawl_match, two_teams, league):
+    from dataclasses import replace
+
+    home, away = two_teams
+    k = away.ninjas.filter(profile__slug="ika-kaiken").first()
+    k.starts_in_healing_house = True
+    k.save()
+    other = away.ninjas.filter(profile__slug="ika-kaiken").exclude(pk=k.pk).first()
+    match = services.match_kick_off(match=brawl_match)
+    record = simple_record(match, all_stars={home.pk: [home.ninjas.first().pk], away.pk: [away.ninjas.get(profile__slug="ika-chunin").pk]})
+    away_record = record.teams[1]
+    ninjas = [replace(n, played=False, in_healing_house=True) if n.ninja_id in (k.pk, other.pk) else n for n in away_record.ninjas]
+    bad = replace(record, teams=(record.teams[0], replace(away_record, ninjas=tuple(ninjas))))
+    with pytest.raises(ValidationError) as exc:  # `other` did not start there
+        services.match_submit_result(match=match, record=bad, actor=league.master)
+    assert any("only a model that started in the Healing House" in m for m in exc.value.messages)
+    ninjas = [replace(n, played=False, in_healing_house=True) if n.ninja_id == k.pk else n for n in away_record.ninjas]
+    good = replace(record, teams=(record.teams[0], replace(away_record, ninjas=tuple(ninjas))))
+    services.match_submit_result(match=match, record=good, actor=league.master)
+    assert DowntimeResult.objects.filter(match=match, ninja=k).count() == 1
