@@ -109,3 +109,10 @@ def pytest_terminal_summary(terminalreporter):
         return
     parts = [f"{label}: {len(_service_passed.get(label, ()))}/{len(ids)} passed" for label, ids in sorted(_service_items.items())]
     terminalreporter.write_line("moonlight real-service tests — " + "; ".join(parts))
+
+
+@pytest.fixture(autouse=True)
+def _page_cache_off_unless_asked(request, settings):
+    """Cached anonymous pages would leak between tests; tests of the cache mark themselves."""
+    if "page_cache" not in request.keywords:
+        settings.PAGE_CACHE_SECONDS = 0
