@@ -8,9 +8,13 @@ backstop for writes made outside both (a shell). Logged-in users always get a fr
 """
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from django.core.cache import cache
 from django.urls import Resolver404, resolve
+
+logger = logging.getLogger(__name__)
 
 VERSION_KEY = "moonlight:data-version"
 
@@ -35,10 +39,17 @@ def data_version() -> int:
 
 
 def bump_data_version() -> None:
+    """Make every cached page stale. Never fails the caller: with the cache unreachable there is
+    nothing to invalidate (and nothing is served from it)."""
     try:
         cache.incr(VERSION_KEY)
     except ValueError:  # not there yet (or evicted): start a fresh series
-        cache.set(VERSION_KEY, 2, timeout=None)
+        try:
+            cache.set(VERSION_KEY, 2, timeout=None)
+        except Exception:  # noqa: BLE001
+            logger.warning("page cache unreachable: could not bump the data version")
+    except Exception:  # noqa: BLE001 - e.g. Redis down
+        logger.warning("page cache unreachable: could not bump the data version")
 
 
 class AnonymousPageCacheMiddleware:
@@ -55,15 +66,22 @@ class AnonymousPageCacheMiddleware:
             return response
         if not seconds or not self._cacheable_request(request):
             return self.get_response(request)
-        key = f"moonlight:page:{data_version()}:{request.get_full_path()}"
-        cached = cache.get(key)
+        try:
+            key = f"moonlight:page:{data_version()}:{request.get_full_path()}"
+            cached = cache.get(key)
+        except Exception:  # noqa: BLE001 - the cache (Redis) is down: serve the page uncached
+            logger.warning("page cache unreachable; serving %s uncached", request.path)
+            return self.get_response(request)
         if cached is not None:
             return cached
         response = self.get_response(request)
         if self._cacheable_response(request, response):
             if hasattr(response, "render") and callable(response.render) and not response.is_rendered:
                 response.render()
-            cache.set(key, response, timeout=seconds)
+            try:
+                cache.set(key, response, timeout=seconds)
+            except Exception:  # noqa: BLE001
+                logger.warning("page cache unreachable; %s not stored", request.path)
         return response
 
     @staticmethod
