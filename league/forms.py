@@ -2,16 +2,15 @@
 from __future__ import annotations
 
 from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
 from django import forms
 
 from league.models import TIE_BREAKER_CHOICES, HouseRules, League, ScheduleRun, Season
+from league.ui import StyledSubmit
 from rules.models import Challenge
 from teams.models import Team
 
 TIE_BREAKER_SLOTS = len(TIE_BREAKER_CHOICES)
 HOUSE_RULE_FIELDS = [f for f in HouseRules.HOUSE_RULE_FIELDS if f != "tie_breakers"]
-
 
 class CrispyMixin:
     submit_label = "Save"
@@ -22,8 +21,7 @@ class CrispyMixin:
         self.helper = FormHelper()
         if self.form_action:
             self.helper.form_action = self.form_action
-        self.helper.add_input(Submit("submit", self.submit_label, css_class=self.submit_class))
-
+        self.helper.add_input(StyledSubmit("submit", self.submit_label, style=self.submit_class))
 
 class HouseRulesForm(CrispyMixin, forms.ModelForm):
     """The master's settings. Tie-breakers are chosen in order, one per select."""
@@ -61,13 +59,11 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
     def house_rules(self) -> dict:
         return {name: self.cleaned_data[name] for name in HouseRules.HOUSE_RULE_FIELDS}
 
-
 class LeagueCreateForm(HouseRulesForm):
     submit_label = "Create league"
 
     class Meta(HouseRulesForm.Meta):
         fields = ["name", *HouseRulesForm.Meta.fields]
-
 
 class SeasonForm(CrispyMixin, forms.Form):
     submit_label = "Open the season"
@@ -90,7 +86,6 @@ class SeasonForm(CrispyMixin, forms.Form):
             self.add_error("playoff_teams", "A playoff needs at least two teams (0: none).")
         return data
 
-
 class RolloverForm(SeasonForm):
     submit_label = "Finish this season and open the next"
     submit_class = "btn-warning"
@@ -98,7 +93,6 @@ class RolloverForm(SeasonForm):
         label="Archive the final table and carry the accepted teams over",
         help_text="Fixtures not yet played are voided.",
     )
-
 
 class ApplyForm(CrispyMixin, forms.Form):
     submit_label = "Apply"
@@ -115,7 +109,6 @@ class ApplyForm(CrispyMixin, forms.Form):
         self.fields["team"].label_from_instance = lambda t: f"{t.name} ({t.clan.name})"
         self._setup_helper()
 
-
 class ApplicationDecisionForm(CrispyMixin, forms.Form):
     decision = forms.ChoiceField(choices=[("accept", "Accept"), ("refuse", "Refuse")], widget=forms.HiddenInput)
     team = forms.IntegerField(widget=forms.HiddenInput)
@@ -126,7 +119,6 @@ class ApplicationDecisionForm(CrispyMixin, forms.Form):
         self.submit_class = "btn-success btn-sm" if decision == "accept" else "btn-outline-danger btn-sm"
         self._setup_helper()
         self.helper.form_class = "d-inline"
-
 
 class ScheduleForm(CrispyMixin, forms.Form):
     """Generate a schedule run: the round is part of the form, so a double submission asks for
@@ -147,7 +139,6 @@ class ScheduleForm(CrispyMixin, forms.Form):
         self.form_action = action
         self._setup_helper()
 
-
 class SimpleActionForm(CrispyMixin, forms.Form):
     """A button (with CSRF) for an action that needs no input."""
 
@@ -155,7 +146,6 @@ class SimpleActionForm(CrispyMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.submit_label, self.form_action, self.submit_class = label, action, css
         self._setup_helper()
-
 
 class FixtureArrangeForm(CrispyMixin, forms.Form):
     submit_label = "Create the fixture"
@@ -179,7 +169,6 @@ class FixtureArrangeForm(CrispyMixin, forms.Form):
         if data.get("home") and data.get("away") and data["home"] == data["away"]:
             raise forms.ValidationError("Choose two different teams.")
         return data
-
 
 class FixtureChallengeForm(CrispyMixin, forms.Form):
     submit_label = "Set the challenge"

@@ -3,11 +3,10 @@ They validate input only; the views hand cleaned data to matches.simulation."""
 from __future__ import annotations
 
 from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
 from django import forms
 
+from league.ui import StyledSubmit
 from matches.models import SimulationJob
-
 
 class SimulateForm(forms.Form):
     """The master's simulate button, with the post-game choice policy (and, for the rest of a
@@ -34,4 +33,4 @@ class SimulateForm(forms.Form):
         self.helper = FormHelper()
         self.helper.form_action = action
         self.helper.form_class = "mb-2"
-        self.helper.add_input(Submit("submit", label, css_class=f"{css} btn-sm"))
+        self.helper.add_input(StyledSubmit("submit", label, style=f"{css} btn-sm"))

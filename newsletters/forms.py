@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
 from django import forms
 from django.core.exceptions import ValidationError
 
+from league.ui import StyledSubmit
 from newsletters.models import Newsletter
 from newsletters.periods import Period
-
 
 class BuildForm(forms.Form):
     """The master asks for the newsletter of a period (a round with results, or a recent week)."""
@@ -20,14 +19,13 @@ class BuildForm(forms.Form):
         self.fields["period"].choices = choices
         self.helper = FormHelper()
         self.helper.form_action = action
-        self.helper.add_input(Submit("submit", "Draft the newsletter", css_class="btn-primary"))
+        self.helper.add_input(StyledSubmit("submit", "Draft the newsletter", style="btn-primary"))
 
     def clean_period(self) -> Period:
         try:
             return Period.from_key(self.cleaned_data["period"])
         except ValidationError as exc:
             raise forms.ValidationError(exc.messages) from exc
-
 
 class EditorialForm(forms.ModelForm):
     """The master's title and editorial (Markdown). "Preview" shows it without saving."""
@@ -44,9 +42,8 @@ class EditorialForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.helper = FormHelper()
-        self.helper.add_input(Submit("preview", "Preview", css_class="btn-outline-secondary"))
-        self.helper.add_input(Submit("save", "Save the draft", css_class="btn-primary"))
-
+        self.helper.add_input(StyledSubmit("preview", "Preview", style="btn-outline-secondary"))
+        self.helper.add_input(StyledSubmit("save", "Save the draft", style="btn-primary"))
 
 class PublishForm(forms.Form):
     send_email = forms.BooleanField(required=False, initial=True, label="Email it to every player of the league")
@@ -55,8 +52,7 @@ class PublishForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["send_email"].help_text = f"{recipients} player{'s' if recipients != 1 else ''}, one email each."
         self.helper = FormHelper()
-        self.helper.add_input(Submit("submit", "Publish", css_class="btn-success"))
-
+        self.helper.add_input(StyledSubmit("submit", "Publish", style="btn-success"))
 
 class ActionForm(forms.Form):
     """A single button (rebuild), still a crispy form with its CSRF token."""
@@ -66,4 +62,4 @@ class ActionForm(forms.Form):
         self.helper = FormHelper()
         self.helper.form_action = action
         self.helper.form_class = "d-inline"
-        self.helper.add_input(Submit("submit", label, css_class=css_class))
+        self.helper.add_input(StyledSubmit("submit", label, style=css_class))

@@ -1,21 +1,19 @@
 from __future__ import annotations
 
 from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from league.ui import StyledSubmit
 from rules.models import Clan, SpecialAbility
 from teams.models import Team
-
 
 class CrispyMixin:
     submit_label = "Save"
 
     def _setup_helper(self) -> None:
         self.helper = FormHelper()
-        self.helper.add_input(Submit("submit", self.submit_label, css_class="btn-primary"))
-
+        self.helper.add_input(StyledSubmit("submit", self.submit_label, style="btn-primary"))
 
 class SignUpForm(CrispyMixin, UserCreationForm):
     submit_label = "Sign up"
@@ -27,7 +25,6 @@ class SignUpForm(CrispyMixin, UserCreationForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._setup_helper()
-
 
 class TeamCreateForm(CrispyMixin, forms.Form):
     submit_label = "Create team"
@@ -42,7 +39,6 @@ class TeamCreateForm(CrispyMixin, forms.Form):
         self.fields["league"].queryset = League.objects.all()
         self.fields["clan"].label_from_instance = lambda c: f"{c.name} ({c.element})"
         self._setup_helper()
-
 
 class RecruitForm(CrispyMixin, forms.Form):
     submit_label = "Recruit"
@@ -81,7 +77,6 @@ class RecruitForm(CrispyMixin, forms.Form):
             return [value]
         return list(value)
 
-
 class NinjaRenameForm(CrispyMixin, forms.Form):
     submit_label = "Rename"
     name = forms.CharField(max_length=60)
@@ -89,7 +84,6 @@ class NinjaRenameForm(CrispyMixin, forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._setup_helper()
-
 
 class TreasuryCorrectionForm(CrispyMixin, forms.Form):
     submit_label = "Post correction"
