@@ -173,6 +173,9 @@ def main() -> int:
     parser.add_argument("--jit", choices=["default", "off"], default="default",
                         help="PostgreSQL JIT for the benchmark database (default: the server's setting)")
     parser.add_argument("--keep-db", action="store_true", help="do not drop the benchmark database")
+    parser.add_argument("--page-cache", choices=["on", "off"], default="on",
+                        help="serve with the production page cache for anonymous readers (default on; Redis)")
+    parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/8"))
     parser.add_argument("--strict", action="store_true", help="exit with status 1 when a goal is missed")
     args = parser.parse_args()
 
@@ -241,10 +244,20 @@ def main() -> int:
 
         port = free_port()
         base = f"http://127.0.0.1:{port}"
+        server_env = {**os.environ, **env}
+        if args.page_cache == "on":
+            # As in production: Redis is the shared cache, and anonymous reads of public pages are
+            # served from it until the next write (league/pagecache.py).
+            server_env.update({"REDIS_URL": args.redis_url, "CACHE_KEY_PREFIX": f"bench-{port}",
+                               "PAGE_CACHE_SECONDS": "300"})
+        else:
+            server_env.update({"PAGE_CACHE_SECONDS": "0"})
+        print(f"\nPage cache for anonymous readers: {args.page_cache}"
+              + (f" (Redis {args.redis_url})" if args.page_cache == "on" else " (every request renders the page)"))
         gunicorn = subprocess.Popen(
             [str(Path(sys.executable).with_name("gunicorn")), "league.wsgi", "--workers", "2",
              "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
-            cwd=ROOT, env={**os.environ, **env},
+            cwd=ROOT, env=server_env,
         )
         wait_until_up(base + "/bench/minimal", gunicorn)
         for url in ["/bench/minimal", "/healthz", *big_urls.values()]:

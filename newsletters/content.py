@@ -370,6 +370,10 @@ def season_records(games: dict[int, list[MatchTeam]]) -> dict:
 
 # --- charts --------------------------------------------------------------------------------------
 
+#: Teams drawn in the season charts (the leaders of the table).
+MAX_CHART_TEAMS = 8
+
+
 def chart_section(games: dict[int, list[MatchTeam]], season, table_rows: Sequence[TableRow]) -> list[dict]:
     """League points over the season (after each round, or each game when the season has no
     rounds) and each team's rating at kick-off, game by game."""
@@ -403,14 +407,19 @@ def chart_section(games: dict[int, list[MatchTeam]], season, table_rows: Sequenc
                 ratings[side.team_id].append((played[side.team_id], side.rating))
     charts = []
     x_label = "Round" if by_round else "Games played"
-    pts_series = [Series(names.get(t, str(t)), tuple(points[t])) for t in order if points.get(t)]
-    svg = line_chart(pts_series, title="League points over the season", x_label=x_label, y_label="Points")
+    # A line per team stays readable (and the email small) only for the leaders: the top teams of the table.
+    shown = order[:MAX_CHART_TEAMS]
+    note = f" (top {len(shown)} of {len(order)} teams)" if len(order) > len(shown) else ""
+    pts_series = [Series(names.get(t, str(t)), tuple(points[t])) for t in shown if points.get(t)]
+    title = "League points over the season" + note
+    svg = line_chart(pts_series, title=title, x_label=x_label, y_label="Points")
     if svg:
-        charts.append({"title": "League points over the season", "x_label": x_label, "svg": svg,
+        charts.append({"title": title, "x_label": x_label, "svg": svg,
                        "series": [{"name": s.name, "points": [list(p) for p in s.points]} for s in pts_series]})
-    rating_series = [Series(names.get(t, str(t)), tuple(ratings[t])) for t in order if ratings.get(t)]
-    svg = line_chart(rating_series, title="Team rating at kick-off", x_label="Game", y_label="Rating", zero_based=False)
+    rating_series = [Series(names.get(t, str(t)), tuple(ratings[t])) for t in shown if ratings.get(t)]
+    title = "Team rating at kick-off" + note
+    svg = line_chart(rating_series, title=title, x_label="Game", y_label="Rating", zero_based=False)
     if svg:
-        charts.append({"title": "Team rating at kick-off", "x_label": "Game", "svg": svg,
+        charts.append({"title": title, "x_label": "Game", "svg": svg,
                        "series": [{"name": s.name, "points": [list(p) for p in s.points]} for s in rating_series]})
     return charts
