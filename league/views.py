@@ -81,7 +81,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def league_create(request: HttpRequest) -> HttpResponse:
-    form = LeagueCreateForm(request.POST or None)
+    form = LeagueCreateForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
             league = services.league_create(
@@ -127,7 +127,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
     require_master(request.user, league)
-    form = HouseRulesForm(request.POST or None, instance=league)
+    form = HouseRulesForm(request.POST if request.method == "POST" else None, instance=league)
     if request.method == "POST" and form.is_valid():
         try:
             services.league_update(league=league, description=form.cleaned_data["description"], **form.house_rules())
@@ -142,7 +142,7 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def league_apply(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
-    form = ApplyForm(request.POST or None, user=request.user)
+    form = ApplyForm(request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
         team = form.cleaned_data["team"]
         try:
@@ -198,7 +198,7 @@ def applications(request: HttpRequest, slug: str) -> HttpResponse:
 def season_create(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
     require_master(request.user, league)
-    form = SeasonForm(request.POST or None)
+    form = SeasonForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -292,7 +292,7 @@ def season_rollover(request: HttpRequest, slug: str, number: int) -> HttpRespons
     if season.is_finished:
         raise Http404("This season is already finished.")
     form = RolloverForm(
-        request.POST or None,
+        request.POST if request.method == "POST" else None,
         initial={"format": season.format, "swiss_rounds": season.swiss_rounds, "playoff_teams": season.playoff_teams},
     )
     if request.method == "POST" and form.is_valid():
@@ -418,7 +418,7 @@ def fixture_create(request: HttpRequest, slug: str, number: int) -> HttpResponse
     own = entered if is_master else entered.filter(owner=request.user)
     if not own.exists():
         raise PermissionDenied("You have no team in this season.")
-    form = FixtureArrangeForm(request.POST or None, season=season, own_teams=own)
+    form = FixtureArrangeForm(request.POST if request.method == "POST" else None, season=season, own_teams=own)
     if request.method == "POST" and form.is_valid():
         home, away = form.cleaned_data["home"], form.cleaned_data["away"]
         if not can_arrange_fixture(request.user, season, home, away):
@@ -447,7 +447,7 @@ def fixture_challenge(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if not can_set_challenge(request.user, match):
         raise PermissionDenied("Only the player the dice named (or the master) picks this challenge.")
-    form = FixtureChallengeForm(request.POST or None, initial={"challenge": match.challenge_id})
+    form = FixtureChallengeForm(request.POST if request.method == "POST" else None, initial={"challenge": match.challenge_id})
     if request.method == "POST" and form.is_valid():
         try:
             services.fixture_set_challenge(match=match, challenge=form.cleaned_data["challenge"])

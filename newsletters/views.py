@@ -99,7 +99,7 @@ def newsletter_edit(request: HttpRequest, league_slug: str, key: str) -> HttpRes
     if newsletter.is_published:
         messages.info(request, "A published newsletter stays as it was published.")
         return redirect(newsletter)
-    form = EditorialForm(request.POST or None, instance=newsletter)
+    form = EditorialForm(request.POST if request.method == "POST" else None, instance=newsletter)
     preview = None
     if request.method == "POST" and form.is_valid():
         if "preview" in request.POST:
@@ -141,7 +141,7 @@ def newsletter_publish(request: HttpRequest, league_slug: str, key: str) -> Http
         messages.info(request, "This newsletter is already published.")
         return redirect(newsletter)
     recipients = selectors.recipients(newsletter.league)
-    form = PublishForm(request.POST or None, recipients=len(recipients))
+    form = PublishForm(request.POST if request.method == "POST" else None, recipients=len(recipients))
     if request.method == "POST" and form.is_valid():
         try:
             services.newsletter_publish(
