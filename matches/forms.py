@@ -10,6 +10,12 @@ from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
 FACE_CHOICES = [("", "—")] + [(e.value, e.value) for e in Element]
 
 
+def _check(label: str, initial: bool = False) -> forms.BooleanField:
+    return forms.BooleanField(
+        label=label, required=False, initial=initial, widget=forms.CheckboxInput(attrs={"class": "form-check-input"})
+    )
+
+
 def _count(label: str) -> forms.IntegerField:
     return forms.IntegerField(
         label=label, min_value=0, max_value=50, initial=0, required=False,
@@ -42,7 +48,7 @@ class ResultForm(forms.Form):
                 prefix = f"n{nid}_"
                 names = {}
                 if row["available"]:
-                    self.fields[prefix + "played"] = forms.BooleanField(label="On the board", required=False, initial=True)
+                    self.fields[prefix + "played"] = _check("On the board", initial=True)
                     self.fields[prefix + "injuries"] = _count("Injuries inflicted")
                     names["injuries"] = prefix + "injuries"
                     if not row["is_chunin"]:
@@ -51,10 +57,10 @@ class ResultForm(forms.Form):
                     self.fields[prefix + "reveals"] = _count("Reveals")
                     names["reveals"] = prefix + "reveals"
                     for key, feat, xp in award_keys:
-                        self.fields[f"{prefix}feat_{key}"] = _count(f"{feat} ({xp} XP)")
+                        self.fields[f"{prefix}feat_{key}"] = _count(f"{match.challenge.name}: {feat} (+{xp} XP each)")
                         names[f"feat_{key}"] = f"{prefix}feat_{key}"
-                    self.fields[prefix + "hh"] = forms.BooleanField(label="Ended in the Healing House", required=False)
-                    self.fields[prefix + "allstar"] = forms.BooleanField(label="Ninja All-Star", required=False)
+                    self.fields[prefix + "hh"] = _check("Ended in the Healing House")
+                    self.fields[prefix + "allstar"] = _check("Ninja All-Star")
                     if entered_dice:
                         self.fields[f"d{nid}"] = forms.ChoiceField(
                             label="Downtime die (if in the Healing House)", choices=FACE_CHOICES, required=False
