@@ -343,3 +343,51 @@ def walk_through(base: str, browser) -> None:
     assert len(walk.shots) >= 20, walk.shots
     elapsed = time.monotonic() - started
     assert elapsed < 90, f"the walk-through took {elapsed:.0f} s"
+
+
+def pdf_pages(pdf: bytes) -> int:
+    """Pages in a PDF: the page tree's /Count (Chromium writes it uncompressed)."""
+    counts = [int(n) for n in re.findall(rb"/Count\s+(\d+)", pdf)]
+    assert counts, "no page tree found in the PDF"
+    return max(counts)
+
+
+def test_team_scroll_prints_on_one_page(transactional_db, live_server, catalog, browser):
+    """The print stylesheet fits a 12-model roster with 20 game records on one A4 and one Letter page."""
+    import datetime
+
+    from django.db import connections
+
+    from matches.models import Match, MatchNinja, MatchTeam
+    from rules.models import Challenge
+    from teams import services
+    from tests.factories import make_team, recruit
+
+    try:
+        team = make_team("tora", name="The Very Long Named Claws of the Eastern Moon")
+        services.treasury_post(team=team, amount=200, reason="correction", note="test funds")
+        for slug, count in [("tora-chunin", 1), ("tora-kaiken", 4), ("tora-yajiri", 2), ("tora-kunoichi", 2),
+                            ("tora-byakko", 1), ("tora-ryu", 1), ("moon-princess", 1)]:
+            recruit(team, slug, count)
+        assert team.ninjas.count() == 12
+        opponent = make_team("ika", name="Ink in the Tide of Endless Night")
+        brawl = Challenge.objects.get(slug="brawl")
+        for i in range(20):
+            match = Match.objects.create(challenge=brawl, status=Match.Status.CONFIRMED,
+                                         date=datetime.date(2026, 1, 1) + datetime.timedelta(days=7 * i))
+            side = MatchTeam.objects.create(match=match, team=team, slot=1, points=3, outcome="win", koban_earned=10)
+            MatchTeam.objects.create(match=match, team=opponent, slot=2, points=1, outcome="loss", koban_earned=6)
+            ninja = team.ninjas.first()
+            MatchNinja.objects.create(side=side, ninja=ninja, name=ninja.name, all_star_awards=1)
+        page = browser.new_page()
+        page.goto(f"{live_server.url}/teams/{team.pk}/")
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for paper in ("A4", "Letter"):
+            pdf = page.pdf(format=paper, print_background=False)
+            (ARTIFACTS / f"scroll-print-{paper}.pdf").write_bytes(pdf)
+            assert pdf_pages(pdf) == 1, f"the scroll prints on {pdf_pages(pdf)} {paper} pages"
+        page.goto(f"{live_server.url}/rules/")  # the counter does see a long document's pages
+        assert pdf_pages(page.pdf(format="A4")) > 5
+        page.close()
+    finally:
+        connections.close_all()
