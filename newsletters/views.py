@@ -21,6 +21,7 @@ from newsletters.forms import ActionForm, BuildForm, EditorialForm, PublishForm
 from newsletters.models import Newsletter
 from newsletters.periods import Period
 from newsletters.permissions import can_manage, can_read, require_master
+from outbox.dispatch import is_waiting
 from outbox.dispatch import task_state as read_task_state
 
 
@@ -82,6 +83,7 @@ def newsletter_detail(request: HttpRequest, league_slug: str, key: str) -> HttpR
         "newsletter": newsletter,
         "league": league,
         "is_master": is_master,
+        "build_delayed": is_master and newsletter.is_building and is_waiting(newsletter.build_task_id),
         "older": older,
         "newer": newer,
         "deliveries": selectors.delivery_summary(newsletter) if is_master and newsletter.is_published else None,
@@ -177,5 +179,6 @@ def newsletter_status(request: HttpRequest, league_slug: str, key: str) -> JsonR
         "step": step,
         "ready": state in (Newsletter.BuildStatus.DONE, Newsletter.BuildStatus.FAILED),
         "error": newsletter.build_error,
+        "delayed": newsletter.is_building and is_waiting(newsletter.build_task_id),
         "next_url": newsletter.get_absolute_url(),
     })
