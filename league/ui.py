@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from crispy_forms.layout import Submit
+from django.core.exceptions import ValidationError
 
 
 class StyledSubmit(Submit):
@@ -11,3 +12,13 @@ class StyledSubmit(Submit):
     def __init__(self, name: str, value: str, *, style: str = "btn-primary", **kwargs):
         self.field_classes = f"btn {style}"
         super().__init__(name, value, **kwargs)
+
+
+def add_service_errors(form, exc: ValidationError) -> None:
+    """Show a service's ValidationError on the form: on its field when it names one, else above it."""
+    if hasattr(exc, "error_dict"):
+        for field, errors in exc.error_dict.items():
+            form.add_error(field if field in form.fields else None, errors)
+    else:
+        for message in exc.messages:
+            form.add_error(None, message)

@@ -31,18 +31,10 @@ from league.forms import (
 from league.models import TIE_BREAKER_CHOICES, League, ScheduleRun, Season
 from league.permissions import can_arrange_fixture, can_set_challenge, is_league_master, require_master
 from league.tasks import schedule_generate_task
+from league.ui import add_service_errors
 from matches.models import Match, MatchTeam
 from outbox.dispatch import DispatchResult, dispatch_on_commit, is_waiting, task_state
 from teams.models import Team
-
-
-def _apply_errors(form, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        for message in exc.messages:
-            form.add_error(None, message)
 
 
 def _league(slug: str) -> League:
@@ -91,7 +83,7 @@ def league_create(request: HttpRequest) -> HttpResponse:
                 **form.house_rules(),
             )
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"{league.name} is founded; you are its ninja master. Open its first season.")
             return redirect("league:season_create", slug=league.slug)
@@ -132,7 +124,7 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             services.league_update(league=league, description=form.cleaned_data["description"], **form.house_rules())
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, "House rules saved. They apply from the next season; running seasons keep theirs.")
             return redirect(league)
@@ -148,7 +140,7 @@ def league_apply(request: HttpRequest, slug: str) -> HttpResponse:
         try:
             services.team_apply(team=team, league=league)
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"{team.name} has applied to {league.name}; the ninja master will answer.")
             return redirect(league)
@@ -207,7 +199,7 @@ def season_create(request: HttpRequest, slug: str) -> HttpResponse:
                 swiss_rounds=data.get("swiss_rounds"), playoff_teams=data["playoff_teams"] or 0,
             )
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"{season.name} is open with {season.entries.count()} teams and the league's current house rules.")
             return redirect(season)
@@ -303,7 +295,7 @@ def season_rollover(request: HttpRequest, slug: str, number: int) -> HttpRespons
                 swiss_rounds=data.get("swiss_rounds"), playoff_teams=data["playoff_teams"] or 0,
             )
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"{season.name} is archived. {new.name} is open with {new.entries.count()} teams.")
             return redirect(new)
@@ -429,7 +421,7 @@ def fixture_create(request: HttpRequest, slug: str, number: int) -> HttpResponse
                 date=form.cleaned_data.get("date"),
             )
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"{home.name} v {away.name} is on the fixture list.")
             return redirect("league:season_fixtures", slug=slug, number=number)
@@ -452,7 +444,7 @@ def fixture_challenge(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.fixture_set_challenge(match=match, challenge=form.cleaned_data["challenge"])
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"The challenge is {match.challenge.name}.")
             if match.season_id:

@@ -9,20 +9,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from league.ui import add_service_errors
 from rules.models import Profile
 from teams import selectors, services
 from teams.forms import NinjaRenameForm, RecruitForm, SignUpForm, TeamCreateForm
 from teams.models import Ninja, Team
 from teams.permissions import can_manage_team, require_manage_team
-
-
-def _apply_errors(form, exc: ValidationError) -> None:
-    if hasattr(exc, "error_dict"):
-        for field, errors in exc.error_dict.items():
-            form.add_error(field if field in form.fields else None, errors)
-    else:
-        for message in exc.messages:
-            form.add_error(None, message)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -58,7 +50,7 @@ def team_create(request: HttpRequest) -> HttpResponse:
                 league=form.cleaned_data["league"],
             )
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"{team.name} is founded with {team.treasury} koban. Recruit your ninja.")
             return redirect("teams:recruit", pk=team.pk)
@@ -138,7 +130,7 @@ def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
                 actor=request.user,
             )
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, f"{ninja.name} joins {team.name} for {profile.koban} koban.")
             return redirect("teams:recruit", pk=team.pk)
@@ -178,7 +170,7 @@ def ninja_rename(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
         try:
             services.ninja_rename(ninja=ninja, name=form.cleaned_data["name"])
         except ValidationError as exc:
-            _apply_errors(form, exc)
+            add_service_errors(form, exc)
         else:
             messages.success(request, "Renamed.")
             return redirect(team)
