@@ -7,32 +7,17 @@ task is acknowledged late and may be redelivered or retried safely.
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
 from league import services
+from outbox.tasks_common import DB_ERRORS, IDEMPOTENT_TASK, MAX_RETRIES, progress_reporter
 
-MAX_RETRIES = 3
 
-
-@shared_task(
-    bind=True,
-    acks_late=True,
-    max_retries=MAX_RETRIES,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    retry_jitter=True,
-)
+@shared_task(**IDEMPOTENT_TASK)
 def schedule_generate_task(self, run_id: int) -> dict:
     """Generate the fixtures of ScheduleRun ``run_id``, reporting progress as task state."""
-
-    def progress(done: int, total: int) -> None:
-        if self.request.id and not self.request.is_eager:
-            self.update_state(state="PROGRESS", meta={"done": done, "total": total})
-
     try:
-        run = services.schedule_generate(run_id=run_id, progress=progress)
-    except (OperationalError, InterfaceError) as exc:
+        run = services.schedule_generate(run_id=run_id, progress=progress_reporter(self))
+    except DB_ERRORS as exc:
         if self.request.retries >= MAX_RETRIES:
             services.schedule_run_failed(run_id=run_id, error=f"Gave up after {MAX_RETRIES} retries: {exc}")
         raise

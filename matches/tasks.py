@@ -8,33 +8,18 @@ or retried: it carries on where it stopped.
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 
 from matches import simulation
+from outbox.tasks_common import DB_ERRORS, IDEMPOTENT_TASK, MAX_RETRIES, progress_reporter
 
-MAX_RETRIES = 3
 
-
-@shared_task(
-    bind=True,
-    acks_late=True,
-    max_retries=MAX_RETRIES,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=2,
-    retry_backoff_max=60,
-    retry_jitter=True,
-)
+@shared_task(**IDEMPOTENT_TASK)
 def simulation_job_task(self, job_id: int) -> dict:
     """Run SimulationJob ``job_id`` (one fixture, a round or the rest of a season), reporting
     progress as task state: ``PROGRESS`` with ``{"done": matches played, "total": matches}``."""
-
-    def progress(done: int, total: int) -> None:
-        if self.request.id and not self.request.is_eager:
-            self.update_state(state="PROGRESS", meta={"done": done, "total": total})
-
     try:
-        job = simulation.simulation_job_run(job_id=job_id, progress=progress)
-    except (OperationalError, InterfaceError) as exc:
+        job = simulation.simulation_job_run(job_id=job_id, progress=progress_reporter(self))
+    except DB_ERRORS as exc:
         if self.request.retries >= MAX_RETRIES:
             simulation.simulation_job_failed(job_id=job_id, error=f"Gave up after {MAX_RETRIES} retries: {exc}")
         raise
