@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 
 import pytest
-from django.apps import apps
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -296,10 +295,8 @@ def _url_names() -> set[str]:
     return {u.name for u in named_urls()}
 
 
-needs_newsletters = pytest.mark.skipif(not apps.is_installed("newsletters"), reason="newsletters app not installed")
 
 
-@needs_newsletters
 @FAST
 @given(data=st.data())
 def test_newsletter_build(world, data):
@@ -308,7 +305,6 @@ def test_newsletter_build(world, data):
     _check(world, "master", url, data.draw(form_data(fields)))
 
 
-@needs_newsletters
 @FAST
 @given(data=st.data())
 def test_newsletter_edit(world, data):
@@ -318,7 +314,6 @@ def test_newsletter_edit(world, data):
     _check(world, "master", url, data.draw(form_data(fields)))
 
 
-@needs_newsletters
 @FEWER
 @given(data=st.data())
 def test_newsletter_publish(world, data):
@@ -386,7 +381,6 @@ def test_team_and_ninja_names_are_escaped_on_match_pages(world):
         assert SCRIPT not in body and IMG not in body, url
 
 
-@needs_newsletters
 def test_newsletter_editorial_markdown_is_sanitized(world):
     draft = world.extra["draft"]
     client = client_for(world, "master")
