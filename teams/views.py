@@ -17,6 +17,10 @@ from teams.models import Ninja, Team
 from teams.permissions import can_manage_team, require_manage_team
 
 
+#: Game records shown on the team scroll before "show all".
+SCROLL_GAMES = 20
+
+
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
@@ -65,13 +69,21 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
         raise Http404("No such team")
     lines = [selectors.ninja_line(n) for n in team.roster]
+    # The latest games on screen (the print stylesheet keeps 12); ?games=all lists every one.
+    records = selectors.team_game_records(team)
+    more_records = False
+    if request.GET.get("games") != "all":
+        records = list(records[: SCROLL_GAMES + 1])
+        more_records = len(records) > SCROLL_GAMES
+        records = records[:SCROLL_GAMES]
     from rules.engine.league import team_rating
 
     context = {
         "team": team,
         "lines": lines,
         "rating": team_rating(selectors.team_snapshot(team)),
-        "records": [selectors.game_record_line(side) for side in selectors.team_game_records(team)],
+        "records": [selectors.game_record_line(side) for side in records],
+        "more_records": more_records,
         "ledger": selectors.recent_ledger(team),
         "can_manage": can_manage_team(request.user, team),
         "problems": services.roster_problems(team=team) if team.status == Team.Status.BUILDING else [],

@@ -284,3 +284,16 @@ def test_team_list_bounded_queries(client, django_assert_max_num_queries):
     with django_assert_max_num_queries(12):
         resp = client.get(reverse("teams:list"))
     assert resp.status_code == 200 and b"T4" in resp.content
+
+
+def test_scroll_lists_the_latest_20_games_and_all_on_request(client):
+    team = make_team("tora")
+    recruit(team, "tora-kaiken")
+    _play_games(team, 21)
+    url = reverse("teams:detail", args=[team.pk])
+    body = client.get(url).content.decode()
+    assert body.count('<td class="text-nowrap"><a href="/matches/') == 20
+    assert "Show every game" in body
+    body = client.get(url + "?games=all").content.decode()
+    assert body.count('<td class="text-nowrap"><a href="/matches/') == 21
+    assert "Show every game" not in body
