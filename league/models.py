@@ -45,10 +45,17 @@ class HouseRules(models.Model):
         default=True, help_text="A result submitted by one side waits for an opponent or the master to confirm."
     )
     dice_mode = models.CharField(max_length=10, choices=DiceMode.choices, default=DiceMode.SERVER)
+    underdog_bonuses = models.BooleanField(
+        default=True, help_text="The lower-rated team gets reroll tokens, Moon Power, extra All-Stars and bonus koban."
+    )
+    max_bonus_koban = models.PositiveSmallIntegerField(
+        default=6, help_text="Most bonus koban an underdog earns after a game (the rulebook says 6)."
+    )
 
     HOUSE_RULE_FIELDS = (
         "starting_koban", "revenue_win", "revenue_draw", "revenue_loss", "points_win", "points_draw",
-        "points_loss", "tie_breakers", "results_need_confirmation", "dice_mode",
+        "points_loss", "tie_breakers", "results_need_confirmation", "dice_mode", "underdog_bonuses",
+        "max_bonus_koban",
     )
 
     class Meta:

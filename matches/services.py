@@ -123,7 +123,10 @@ def match_kick_off(*, match: Match) -> Match:
         if locked.status == Match.Status.VOIDED:
             raise ValidationError("This match was voided.")
         sides = live_sides(locked)
-        bonuses = rules_league.underdog_bonuses([rating for _, _, rating in sides])
+        rules = house_rules_for(locked)
+        bonuses = rules_league.underdog_bonuses(
+            [rating for _, _, rating in sides], enabled=rules["underdog_bonuses"], max_bonus_koban=rules["max_bonus_koban"]
+        )
         for (side, team, rating), bonus in zip(sides, bonuses, strict=True):
             side.rating = rating
             side.reroll_tokens = bonus.reroll_tokens

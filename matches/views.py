@@ -61,7 +61,13 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         live = services.live_sides(match)
         sides = [(side, services.roster_snapshot(team), rating, team) for side, team, rating in live]
-        bonuses = [b.__dict__ for b in rules_league.underdog_bonuses([r for _, _, r, _ in sides])]
+        rules = services.house_rules_for(match)
+        bonuses = [
+            b.__dict__
+            for b in rules_league.underdog_bonuses(
+                [r for _, _, r, _ in sides], enabled=rules["underdog_bonuses"], max_bonus_koban=rules["max_bonus_koban"]
+            )
+        ]
     rows = [
         {"side": side, "roster": roster, "rating": rating, "bonus": bonus,
          "available": [r for r in roster if r["available"]], "absent": [r for r in roster if not r["available"]]}

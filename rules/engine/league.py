@@ -243,28 +243,39 @@ class UnderdogBonus:
     bonus_koban: int
 
 
-def underdog_bonus(rating: int, highest: int) -> UnderdogBonus:
+def underdog_bonus(
+    rating: int, highest: int, *, enabled: bool = True, max_bonus_koban: int = MAX_BONUS_KOBAN
+) -> UnderdogBonus:
     """Bonuses for a team rated ``rating`` against the top rating ``highest``:
 
     * one reroll token per point of difference;
     * one Moon Power token per full 10 points;
     * one additional Ninja All-Star award ("Bonus XP") per full 5 points;
-    * bonus koban equal to the difference, at most 6.
+    * bonus koban equal to the difference, at most 6 (``max_bonus_koban``).
+
+    ``enabled=False`` (a master's house rule) gives no bonus; the difference is still reported.
     """
     if rating > highest:
         raise ValueError("rating is above the highest rating")
+    if max_bonus_koban < 0:
+        raise ValueError("max_bonus_koban cannot be negative")
     diff = highest - rating
+    if not enabled:
+        return UnderdogBonus(rating=rating, difference=diff, reroll_tokens=0, moon_power_tokens=0,
+                             extra_all_star_awards=0, bonus_koban=0)
     return UnderdogBonus(
         rating=rating,
         difference=diff,
         reroll_tokens=diff,
         moon_power_tokens=diff // 10,
         extra_all_star_awards=diff // 5,
-        bonus_koban=min(diff, MAX_BONUS_KOBAN),
+        bonus_koban=min(diff, max_bonus_koban),
     )
 
 
-def underdog_bonuses(ratings: Sequence[int]) -> list[UnderdogBonus]:
+def underdog_bonuses(
+    ratings: Sequence[int], *, enabled: bool = True, max_bonus_koban: int = MAX_BONUS_KOBAN
+) -> list[UnderdogBonus]:
     """Underdog bonuses for every team in a game, in the given order.
 
     *In a multi-player game, each team's rating is compared to the highest
@@ -274,7 +285,7 @@ def underdog_bonuses(ratings: Sequence[int]) -> list[UnderdogBonus]:
     if not ratings:
         return []
     highest = max(ratings)
-    return [underdog_bonus(r, highest) for r in ratings]
+    return [underdog_bonus(r, highest, enabled=enabled, max_bonus_koban=max_bonus_koban) for r in ratings]
 
 
 WIN_KOBAN = 10

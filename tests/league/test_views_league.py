@@ -50,7 +50,7 @@ def test_create_league_posting_the_form_makes_the_user_master(client, django_ass
     data = {
         "name": "Moon Court", "description": "We play on Thursdays", "starting_koban": 110,
         "revenue_win": 10, "revenue_draw": 8, "revenue_loss": 6, "points_win": 3, "points_draw": 1,
-        "points_loss": 0, "results_need_confirmation": "on", "dice_mode": "server",
+        "points_loss": 0, "results_need_confirmation": "on", "dice_mode": "server", "underdog_bonuses": "on", "max_bonus_koban": 6,
         "tie_breaker_1": "head_to_head", "tie_breaker_2": "points_difference",
     }
     with django_assert_max_num_queries(12):
@@ -82,6 +82,7 @@ def test_only_the_master_edits_house_rules(client, django_assert_max_num_queries
     data = {
         "description": "new", "starting_koban": 100, "revenue_win": 12, "revenue_draw": 8, "revenue_loss": 6,
         "points_win": 2, "points_draw": 1, "points_loss": 0, "dice_mode": "entered", "tie_breaker_1": "wins",
+        "max_bonus_koban": 4,
     }
     response = client.post(url("edit", slug=league.slug), data)
     assert response.status_code == 302
@@ -89,7 +90,9 @@ def test_only_the_master_edits_house_rules(client, django_assert_max_num_queries
     season.refresh_from_db()
     assert (league.points_win, league.revenue_win, league.tie_breakers, league.dice_mode) == (2, 12, "wins", "entered")
     assert not league.results_need_confirmation
+    assert (league.underdog_bonuses, league.max_bonus_koban) == (False, 4)  # an unticked box turns them off
     assert (season.points_win, season.tie_breakers) == (3, "points_difference,points_for,head_to_head")  # frozen
+    assert (season.underdog_bonuses, season.max_bonus_koban) == (True, 6)
 
 
 def test_league_detail_page(client, django_assert_max_num_queries):

@@ -388,3 +388,22 @@ def test_model_starting_in_healing_house_may_end_there_without_playing(brawl_mat
     good = replace(record, teams=(record.teams[0], replace(away_record, ninjas=tuple(ninjas))))
     services.match_submit_result(match=match, record=good, actor=league.master)
     assert DowntimeResult.objects.filter(match=match, ninja=k).count() == 1
+
+
+def test_underdog_bonuses_follow_the_house_rules(brawl_match, two_teams, league):
+    league.underdog_bonuses = False
+    league.save()
+    match = services.match_kick_off(match=brawl_match)
+    away = match.sides.get(slot=2)
+    assert away.rating < match.sides.get(slot=1).rating
+    assert (away.reroll_tokens, away.bonus_koban, away.extra_all_stars) == (0, 0, 0)
+    services.match_submit_result(match=match, record=simple_record(match, points=(1, 3)), actor=league.master)
+    assert match.sides.get(slot=2).koban_earned == 10  # the win, no underdog koban
+
+
+def test_max_bonus_koban_is_a_house_rule(brawl_match, two_teams, league):
+    league.max_bonus_koban = 0
+    league.save()
+    match = services.match_kick_off(match=brawl_match)
+    away = match.sides.get(slot=2)
+    assert away.reroll_tokens == 1 and away.bonus_koban == 0

@@ -401,3 +401,14 @@ def test_random_challenge_rolls_two_dice():
     rng = random.Random(42)
     expected = challenge_for(roll_die(rng=rng), roll_die(rng=rng))
     assert random_challenge(rng=random.Random(42)) == expected
+
+
+def test_underdog_bonuses_house_rules():
+    from rules.engine.league import underdog_bonuses as ub
+
+    off = ub([20, 9], enabled=False)
+    assert [(b.difference, b.reroll_tokens, b.moon_power_tokens, b.extra_all_star_awards, b.bonus_koban) for b in off] == [
+        (0, 0, 0, 0, 0), (11, 0, 0, 0, 0)]
+    capped = ub([20, 9], max_bonus_koban=3)
+    assert capped[1].bonus_koban == 3 and capped[1].reroll_tokens == 11
+    assert ub([20, 9], max_bonus_koban=0)[1].bonus_koban == 0
