@@ -3,26 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from matches import services
-from rules.models import Challenge
-from tests.factories import LeagueFactory, UserFactory, make_legal_team
-
-
-@pytest.fixture
-def league(catalog):
-    return LeagueFactory(master=UserFactory(username="master"))
-
-
-@pytest.fixture
-def two_teams(league):
-    home = make_legal_team("tora", owner=UserFactory(username="alice"), name="Tigers", league=league)
-    away = make_legal_team("ika", owner=UserFactory(username="bob"), name="Squids", league=league)
-    return home, away
-
-
-@pytest.fixture
-def brawl_match(two_teams, league):
-    return services.match_create(teams=list(two_teams), challenge=Challenge.objects.get(slug="brawl"), league=league)
+# The same league, teams and fixture as the match tests.
+from tests.matches.conftest import brawl_match, league, two_teams  # noqa: F401
 
 
 @pytest.fixture
