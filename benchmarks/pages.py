@@ -236,7 +236,7 @@ def main() -> int:
 
         small_urls, big_urls = page_urls(small), page_urls(big)
         counts_small, counts_big = in_process(small_urls), in_process(big_urls)
-        print(f"\nIn-process (test client, median of 5; DEBUG=0): queries, size, time (of which database)")
+        print("\nIn-process (test client, median of 5; DEBUG=0): queries, size, time (of which database)")
         print(f"{'page':<14} {'teams':>5} {'queries':>8} {'KB':>6} {'ms':>8} {'db ms':>8}")
         for teams, counts in ((args.small_teams, counts_small), (args.teams, counts_big)):
             for name, c in counts.items():

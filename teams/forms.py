@@ -6,7 +6,6 @@ from django.contrib.auth.forms import UserCreationForm
 
 from league.ui import StyledSubmit
 from rules.models import Clan, SpecialAbility
-from teams.models import Team
 
 class CrispyMixin:
     submit_label = "Save"

@@ -3,7 +3,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,5 +1,4 @@
 """Result entry through the real forms, confirmation, the match page, and their query counts."""
-import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse

@@ -1,7 +1,6 @@
 """Two concurrent spends of the last koban: exactly one wins (PostgreSQL row locks)."""
 import threading
 
-import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 

@@ -19,7 +19,7 @@ from league.forms import LeagueCreateForm
 from league.models import Season
 from matches import services as match_services
 from matches.models import Match
-from rules.models import Challenge, Clan, Profile, SpecialAbility
+from rules.models import Challenge, Clan, SpecialAbility
 from teams.models import AdvancementRoll, Team
 from tests.trust.hostile import HUGE, form_data, hostile, judge, post
 from tests.trust.matrix import client_for
