@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install run test migrate seed worker beat clean
+.PHONY: install run test lint migrate seed worker beat clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
@@ -28,6 +28,10 @@ run: seed
 
 test: install
 	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 worker: install
 	$(VENV)/bin/celery -A league worker --loglevel=INFO

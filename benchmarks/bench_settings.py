@@ -1,6 +1,7 @@
 """Settings for benchmarks/pages.py: the project's settings (read from the environment as in
 production), plus a URLconf with a minimal view to compare every page with, a temporary
 STATIC_ROOT (collectstatic runs there), and quiet logging so the console does not slow the server."""
+
 import os
 
 from league.settings import *  # noqa: F403

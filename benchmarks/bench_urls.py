@@ -1,5 +1,6 @@
 """The site's URLs plus /bench/minimal: the smallest Django view (full middleware stack, no
 database, no template), the yardstick each page is compared with."""
+
 from django.http import HttpRequest, HttpResponse
 from django.urls import path
 

@@ -3,6 +3,7 @@
 Nothing is installed here. Both report requests per second of successful (2xx) answers over a fixed
 time; the Python generator also stops after ``max_requests``.
 """
+
 from __future__ import annotations
 
 import http.client
@@ -48,7 +49,10 @@ def _wrk(url: str, *, seconds: float, connections: int) -> LoadResult:
     threads = max(1, min(2, connections))
     out = subprocess.run(
         ["wrk", f"-t{threads}", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--timeout", "10s", url],
-        capture_output=True, text=True, timeout=seconds + 30, check=True,
+        capture_output=True,
+        text=True,
+        timeout=seconds + 30,
+        check=True,
     ).stdout
     total = int(re.search(r"(\d+) requests in", out).group(1))
     m = re.search(r"requests in ([\d.]+)(us|ms|s|m)\b", out)

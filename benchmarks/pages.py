@@ -16,6 +16,7 @@
 5. Prints every figure and each page's ratio to the minimal view, stops gunicorn and drops the
    database (unless --keep-db).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -102,9 +103,12 @@ def page_urls(seeded) -> dict[str, str]:
     from teams.models import Team
 
     season, league = seeded.season, seeded.league
-    team = (Team.objects.filter(league=league).annotate(games=Count("match_sides")).order_by("-games", "pk").first())
-    match = (Match.objects.filter(season=season, status=Match.Status.CONFIRMED, submitted_record__isnull=False)
-             .order_by("-pk").first())
+    team = Team.objects.filter(league=league).annotate(games=Count("match_sides")).order_by("-games", "pk").first()
+    match = (
+        Match.objects.filter(season=season, status=Match.Status.CONFIRMED, submitted_record__isnull=False)
+        .order_by("-pk")
+        .first()
+    )
     urls = {
         "league table": f"/leagues/{league.slug}/seasons/{season.number}/",
         "team scroll": f"/teams/{team.pk}/",
@@ -154,8 +158,12 @@ def in_process(urls: dict[str, str], repeat: int = 5) -> dict[str, InProcess]:
                 raise SystemExit(f"{url} answered {resp.status_code}")
         if len(counts) != 1:
             raise SystemExit(f"{url}: the query count changes between identical requests: {sorted(counts)}")
-        out[name] = InProcess(queries=counts.pop(), kb=len(resp.content) / 1024,
-                              ms=1000 * statistics.median(times), db_ms=1000 * statistics.median(db_times))
+        out[name] = InProcess(
+            queries=counts.pop(),
+            kb=len(resp.content) / 1024,
+            ms=1000 * statistics.median(times),
+            db_ms=1000 * statistics.median(db_times),
+        )
     return out
 
 
@@ -166,15 +174,27 @@ def main() -> int:
     parser.add_argument("--tool", choices=["auto", "wrk", "python"], default="auto")
     parser.add_argument("--teams", type=int, default=64)
     parser.add_argument("--matches", type=int, default=2000, help="played matches in the big league")
-    parser.add_argument("--services-matches", type=int, default=320,
-                        help="latest results of the big league entered through the full result path "
-                             "(the earlier ones in bulk; 2000 takes about 2.5 minutes)")
+    parser.add_argument(
+        "--services-matches",
+        type=int,
+        default=320,
+        help="latest results of the big league entered through the full result path "
+        "(the earlier ones in bulk; 2000 takes about 2.5 minutes)",
+    )
     parser.add_argument("--small-teams", type=int, default=8)
-    parser.add_argument("--jit", choices=["default", "off"], default="default",
-                        help="PostgreSQL JIT for the benchmark database (default: the server's setting)")
+    parser.add_argument(
+        "--jit",
+        choices=["default", "off"],
+        default="default",
+        help="PostgreSQL JIT for the benchmark database (default: the server's setting)",
+    )
     parser.add_argument("--keep-db", action="store_true", help="do not drop the benchmark database")
-    parser.add_argument("--page-cache", choices=["on", "off"], default="on",
-                        help="serve with the production page cache for anonymous readers (default on; Redis)")
+    parser.add_argument(
+        "--page-cache",
+        choices=["on", "off"],
+        default="on",
+        help="serve with the production page cache for anonymous readers (default on; Redis)",
+    )
     parser.add_argument("--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/8"))
     parser.add_argument("--strict", action="store_true", help="exit with status 1 when a goal is missed")
     args = parser.parse_args()
@@ -215,10 +235,20 @@ def main() -> int:
         # Both leagues have played all but part of their last round, so every page runs the same
         # code paths (e.g. the table's "next fixture" column) at both sizes.
         small_played = args.small_teams * (args.small_teams - 1) // 2 - args.small_teams // 2
-        small = seed.seed_league(name="Small Bench League", teams=args.small_teams, played=small_played,
-                                 services_matches=small_played, seed=8)
-        big = seed.seed_league(name="Big Bench League", teams=args.teams, played=args.matches,
-                               services_matches=args.services_matches, seed=64)
+        small = seed.seed_league(
+            name="Small Bench League",
+            teams=args.small_teams,
+            played=small_played,
+            services_matches=small_played,
+            seed=8,
+        )
+        big = seed.seed_league(
+            name="Big Bench League",
+            teams=args.teams,
+            played=args.matches,
+            services_matches=args.services_matches,
+            seed=64,
+        )
         for s in (small, big):
             s.newsletter = seed.seed_newsletter(s.league, s.season)
         from django.db import connection
@@ -230,9 +260,11 @@ def main() -> int:
         print("\nSeeded (see benchmarks/seed.py):")
         for s in (small, big):
             took = ", ".join(f"{k} {v:.1f} s" for k, v in s.seconds.items())
-            print(f"  {s.league.name}: {len(s.teams)} teams through the services; {s.played_services} results "
-                  f"through the full result path, {s.played_bulk} bulk-inserted, {s.unplayed} fixtures unplayed; "
-                  f"newsletter {'published' if s.newsletter else 'not available (no newsletters app)'} ({took})")
+            print(
+                f"  {s.league.name}: {len(s.teams)} teams through the services; {s.played_services} results "
+                f"through the full result path, {s.played_bulk} bulk-inserted, {s.unplayed} fixtures unplayed; "
+                f"newsletter {'published' if s.newsletter else 'not available (no newsletters app)'} ({took})"
+            )
 
         small_urls, big_urls = page_urls(small), page_urls(big)
         counts_small, counts_big = in_process(small_urls), in_process(big_urls)
@@ -248,16 +280,28 @@ def main() -> int:
         if args.page_cache == "on":
             # As in production: Redis is the shared cache, and anonymous reads of public pages are
             # served from it until the next write (league/pagecache.py).
-            server_env.update({"REDIS_URL": args.redis_url, "CACHE_KEY_PREFIX": f"bench-{port}",
-                               "PAGE_CACHE_SECONDS": "300"})
+            server_env.update(
+                {"REDIS_URL": args.redis_url, "CACHE_KEY_PREFIX": f"bench-{port}", "PAGE_CACHE_SECONDS": "300"}
+            )
         else:
             server_env.update({"PAGE_CACHE_SECONDS": "0"})
-        print(f"\nPage cache for anonymous readers: {args.page_cache}"
-              + (f" (Redis {args.redis_url})" if args.page_cache == "on" else " (every request renders the page)"))
+        print(
+            f"\nPage cache for anonymous readers: {args.page_cache}"
+            + (f" (Redis {args.redis_url})" if args.page_cache == "on" else " (every request renders the page)")
+        )
         gunicorn = subprocess.Popen(
-            [str(Path(sys.executable).with_name("gunicorn")), "league.wsgi", "--workers", "2",
-             "--bind", f"127.0.0.1:{port}", "--log-level", "warning"],
-            cwd=ROOT, env=server_env,
+            [
+                str(Path(sys.executable).with_name("gunicorn")),
+                "league.wsgi",
+                "--workers",
+                "2",
+                "--bind",
+                f"127.0.0.1:{port}",
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=server_env,
         )
         wait_until_up(base + "/bench/minimal", gunicorn)
         for url in ["/bench/minimal", "/healthz", *big_urls.values()]:
@@ -265,13 +309,18 @@ def main() -> int:
                 with urllib.request.urlopen(base + url, timeout=120) as resp:
                     resp.read()
 
-        how = {"wrk": "wrk", "python": "Python threads + http.client (" + (
-            "asked for with --tool python" if args.tool == "python" else "wrk is not installed")
-            + "; the client, not the server, limits the minimal view, so ratios read high)"}[tool]
-        print(f"\nLoad: {how}, "
-              f"{args.connections} connections, {args.seconds:g} s per measurement; gunicorn --workers 2, "
-              f"DEBUG=0, no access log; PostgreSQL jit={jit}; {os.cpu_count()} CPUs ({platform.processor() or platform.machine()}), "
-              f"load tool on the same machine; load average before: {os.getloadavg()[0]:.1f}.")
+        how = {
+            "wrk": "wrk",
+            "python": "Python threads + http.client ("
+            + ("asked for with --tool python" if args.tool == "python" else "wrk is not installed")
+            + "; the client, not the server, limits the minimal view, so ratios read high)",
+        }[tool]
+        print(
+            f"\nLoad: {how}, "
+            f"{args.connections} connections, {args.seconds:g} s per measurement; gunicorn --workers 2, "
+            f"DEBUG=0, no access log; PostgreSQL jit={jit}; {os.cpu_count()} CPUs ({platform.processor() or platform.machine()}), "
+            f"load tool on the same machine; load average before: {os.getloadavg()[0]:.1f}."
+        )
         results = []
 
         def run(url: str) -> load.LoadResult:
@@ -288,25 +337,37 @@ def main() -> int:
             page = run(url)
             results.append((name, url, page, minimal))
 
-        print(f"\n{f'page ({args.teams} teams)':<16} {'req/s':>8} {'minimal req/s':>14} {'ratio':>6}  "
-              f"{'queries@' + str(args.small_teams):>10} {'queries@' + str(args.teams):>11}  {'KB':>5}  goal")
+        print(
+            f"\n{f'page ({args.teams} teams)':<16} {'req/s':>8} {'minimal req/s':>14} {'ratio':>6}  "
+            f"{'queries@' + str(args.small_teams):>10} {'queries@' + str(args.teams):>11}  {'KB':>5}  goal"
+        )
         misses = []
-        for name, url, page, minimal in results:
+        for name, _url, page, minimal in results:
             ratio = page.rps / minimal.rps if minimal.rps else 0.0
             q_small, q_big = counts_small[name].queries, counts_big[name].queries
             ok_ratio, ok_queries = ratio >= RATIO_GOAL, q_small == q_big
-            verdict = "ok" if ok_ratio and ok_queries else "MISS: " + ", ".join(
-                ([f"ratio < {RATIO_GOAL}"] if not ok_ratio else []) + (["queries grow"] if not ok_queries else []))
+            verdict = (
+                "ok"
+                if ok_ratio and ok_queries
+                else "MISS: "
+                + ", ".join(
+                    ([f"ratio < {RATIO_GOAL}"] if not ok_ratio else []) + (["queries grow"] if not ok_queries else [])
+                )
+            )
             if not (ok_ratio and ok_queries):
                 misses.append(name)
             errors = f" ({page.errors + minimal.errors} errors)" if page.errors or minimal.errors else ""
-            print(f"{name:<16} {page.rps:8.0f} {minimal.rps:14.0f} {ratio:6.2f}  {q_small:>10} {q_big:>11}  "
-                  f"{counts_big[name].kb:5.0f}  {verdict}{errors}")
+            print(
+                f"{name:<16} {page.rps:8.0f} {minimal.rps:14.0f} {ratio:6.2f}  {q_small:>10} {q_big:>11}  "
+                f"{counts_big[name].kb:5.0f}  {verdict}{errors}"
+            )
         print(f"{'/healthz':<16} {health.rps:8.0f} {'':>14} {'':>6}  (SELECT 1 and a JSON answer)")
         print(f"Load average after: {os.getloadavg()[0]:.1f} (other processes on the machine skew every figure).")
         print("\nURLs measured: " + ", ".join(f"{n} {u}" for n, u, *_ in results))
-        print(f"Goal: each ratio >= {RATIO_GOAL} and the same query count at {args.small_teams} and {args.teams} "
-              f"teams: {'met' if not misses else 'missed by ' + ', '.join(misses)}.")
+        print(
+            f"Goal: each ratio >= {RATIO_GOAL} and the same query count at {args.small_teams} and {args.teams} "
+            f"teams: {'met' if not misses else 'missed by ' + ', '.join(misses)}."
+        )
         return 1 if misses and args.strict else 0
     finally:
         if gunicorn is not None:

@@ -16,6 +16,7 @@ Everything a page reads is made by the project's own code, except where noted:
 League tables and team ratings are never stored by the seed: the pages compute them with the real
 selectors from these rows.
 """
+
 from __future__ import annotations
 
 import random
@@ -31,11 +32,22 @@ from django.utils import timezone
 ROSTERS = {
     "tora": [("tora-chunin", 1), ("tora-kaiken", 3), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 2)],
     "yamazaru": [("yamazaru-chunin", 1), ("yamazaru-kaiken", 4), ("yamazaru-yajiri", 2), ("yamazaru-son-goku", 1)],
-    "kitsune": [("kitsune-chunin", 1), ("kitsune-kaiken", 3), ("kitsune-yajiri", 2), ("kitsune-kunoichi", 2),
-                ("kitsune-tamamo-no-mae", 1)],
+    "kitsune": [
+        ("kitsune-chunin", 1),
+        ("kitsune-kaiken", 3),
+        ("kitsune-yajiri", 2),
+        ("kitsune-kunoichi", 2),
+        ("kitsune-tamamo-no-mae", 1),
+    ],
     "ika": [("ika-chunin", 1), ("ika-kaiken", 4), ("ika-yajiri", 2), ("ika-kunoichi", 2), ("ika-madoushi", 1)],
-    "tanchyo": [("tanchyo-chunin", 1), ("tanchyo-yajiri", 4), ("tanchyo-kaiken", 1), ("tanchyo-karura", 1),
-                ("tengu", 1), ("tanchyo-kunoichi", 1)],
+    "tanchyo": [
+        ("tanchyo-chunin", 1),
+        ("tanchyo-yajiri", 4),
+        ("tanchyo-kaiken", 1),
+        ("tanchyo-karura", 1),
+        ("tengu", 1),
+        ("tanchyo-kunoichi", 1),
+    ],
     "ijin": [("ijin-chunin", 1), ("ijin-kaiken", 2), ("ijin-kunoichi", 2), ("ijin-bomechan", 1), ("ijin-yajiri", 2)],
 }
 CLANS = list(ROSTERS)
@@ -83,8 +95,9 @@ def seed_league(*, name: str, teams: int, played: int, services_matches: int, se
         clan = CLANS[i % len(CLANS)]
         owner = _user(f"{league.slug}-player-{i + 1}")
         with transaction.atomic():
-            team = team_services.team_create(owner=owner, name=f"{clans[clan].name} {i + 1:02d}", clan=clans[clan],
-                                             league=league)
+            team = team_services.team_create(
+                owner=owner, name=f"{clans[clan].name} {i + 1:02d}", clan=clans[clan], league=league
+            )
             for slug, count in ROSTERS[clan]:
                 profile = profiles[slug]
                 chosen = list(profile.abilities.all()[: profile.choose_abilities])
@@ -105,14 +118,18 @@ def seed_league(*, name: str, teams: int, played: int, services_matches: int, se
     # match pages measured are then made by the real result path, on top of the bulk history.
     services_matches = min(services_matches, played)
     in_bulk = fixtures[: played - services_matches]
-    by_services = fixtures[played - services_matches:played]
+    by_services = fixtures[played - services_matches : played]
     _play_in_bulk(in_bulk, master=master, rng=rng, challenges=challenges)
     t2 = time.perf_counter()
     for match in by_services:
         _play_with_services(match, master=master, rng=rng, challenges=challenges)
     t3 = time.perf_counter()
     return Seeded(
-        league=league, season=season, teams=made, played_services=len(by_services), played_bulk=len(in_bulk),
+        league=league,
+        season=season,
+        teams=made,
+        played_services=len(by_services),
+        played_bulk=len(in_bulk),
         unplayed=len(fixtures) - played,
         seconds={"teams and schedule": t1 - t0, "results (bulk)": t2 - t1, "results (services)": t3 - t2},
     )
@@ -203,32 +220,71 @@ def _play_in_bulk(matches, *, master, rng: random.Random, challenges) -> None:
                 side.koban_earned = revenue[outcome] + bonus.bonus_koban
                 for amount, reason, note in (
                     (revenue[outcome], TreasuryEntry.Reason.REVENUE, f"{label[outcome]} the game"),
-                    (bonus.bonus_koban, TreasuryEntry.Reason.UNDERDOG, f"Rating {side.rating} against a higher-rated team"),
+                    (
+                        bonus.bonus_koban,
+                        TreasuryEntry.Reason.UNDERDOG,
+                        f"Rating {side.rating} against a higher-rated team",
+                    ),
                 ):
                     if amount:
                         balance[side.team_id] += amount
-                        ledger_out.append(TreasuryEntry(
-                            team_id=side.team_id, amount=amount, reason=reason, note=note, match=match,
-                            balance_after=balance[side.team_id], created_by=master,
-                        ))
+                        ledger_out.append(
+                            TreasuryEntry(
+                                team_id=side.team_id,
+                                amount=amount,
+                                reason=reason,
+                                note=note,
+                                match=match,
+                                balance_after=balance[side.team_id],
+                                created_by=master,
+                            )
+                        )
                 rows = [row for row in side.roster_snapshot if row["available"]]
                 stars = set(rng.sample([row["id"] for row in rows], min(len(rows), 1 + side.extra_all_stars)))
                 for row in rows:
                     injuries = rng.choice([0, 0, 0, 1, 1, 2])
                     star = 1 if row["id"] in stars else 0
-                    ninjas_out.append(MatchNinja(
-                        side=side, ninja_id=row["id"], name=row["name"], injuries=injuries,
-                        all_star_awards=star, xp_gained=0 if row["is_hero"] else injuries + 3 * star,
-                    ))
+                    ninjas_out.append(
+                        MatchNinja(
+                            side=side,
+                            ninja_id=row["id"],
+                            name=row["name"],
+                            injuries=injuries,
+                            all_star_awards=star,
+                            xp_gained=0 if row["is_hero"] else injuries + 3 * star,
+                        )
+                    )
                 sides_out.append(side)
-        Match.objects.bulk_update(matches, [
-            "challenge", "seed", "kicked_off_at", "submitted_at", "confirmed_at", "sequence_applied_at",
-            "submitted_by", "confirmed_by", "status",
-        ], batch_size=500)
-        MatchTeam.objects.bulk_update(sides_out, [
-            "rating", "reroll_tokens", "moon_power_tokens", "extra_all_stars", "bonus_koban", "roster_snapshot",
-            "points", "outcome", "koban_earned",
-        ], batch_size=500)
+        Match.objects.bulk_update(
+            matches,
+            [
+                "challenge",
+                "seed",
+                "kicked_off_at",
+                "submitted_at",
+                "confirmed_at",
+                "sequence_applied_at",
+                "submitted_by",
+                "confirmed_by",
+                "status",
+            ],
+            batch_size=500,
+        )
+        MatchTeam.objects.bulk_update(
+            sides_out,
+            [
+                "rating",
+                "reroll_tokens",
+                "moon_power_tokens",
+                "extra_all_stars",
+                "bonus_koban",
+                "roster_snapshot",
+                "points",
+                "outcome",
+                "koban_earned",
+            ],
+            batch_size=500,
+        )
         MatchNinja.objects.bulk_create(ninjas_out, batch_size=2000)
         TreasuryEntry.objects.bulk_create(ledger_out, batch_size=2000)
         for team_id, value in balance.items():

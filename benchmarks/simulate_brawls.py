@@ -12,6 +12,7 @@ rating is 19 against 9: the underdog gets ten reroll tokens and one Moon Power t
 Prints the veteran's win/draw/loss rates without and with the underdog bonuses, the average
 points, and engine-only matches per second (no database).
 """
+
 from __future__ import annotations
 
 import argparse

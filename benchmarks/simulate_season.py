@@ -16,6 +16,7 @@ Sixteen teams (the six demo clans' legal starting rosters, in turn) play a doubl
   per second and SQL queries per match;
 * the same season's league table leaders, as a sanity check.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -102,8 +103,9 @@ def _run(args) -> None:
     for i in range(args.teams):
         _, _, clan, roster = DEMO_TEAMS[i % len(DEMO_TEAMS)]
         owner = User.objects.create(username=f"bench-{i}")
-        team = team_services.team_create(owner=owner, name=f"Team {i + 1}", clan=Clan.objects.get(slug=clan),
-                                         league=league)
+        team = team_services.team_create(
+            owner=owner, name=f"Team {i + 1}", clan=Clan.objects.get(slug=clan), league=league
+        )
         for slug, count in roster:
             profile = Profile.objects.get(slug=slug)
             chosen = list(profile.abilities.all()[: profile.choose_abilities])
@@ -149,8 +151,10 @@ def _run(args) -> None:
     n = len(matches)
     print(f"{args.teams} teams, double round robin: {n} matches (setting up the league took {setup:.1f} s)")
     print(f"engine only:              {n / engine_time:6.1f} matches/s ({1000 * engine_time / n:.1f} ms a match)")
-    print(f"full season, PostgreSQL:  {job.done / full_time:6.1f} matches/s ({1000 * full_time / job.done:.1f} ms a match, "
-          f"{queries[0] / job.done:.1f} SQL queries a match)")
+    print(
+        f"full season, PostgreSQL:  {job.done / full_time:6.1f} matches/s ({1000 * full_time / job.done:.1f} ms a match, "
+        f"{queries[0] / job.done:.1f} SQL queries a match)"
+    )
     leaders = league_table(season)[:3]
     print("leaders: " + ", ".join(f"{r.team.name} {r.points} pts ({r.won}-{r.drawn}-{r.lost})" for r in leaders))
 

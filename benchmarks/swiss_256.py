@@ -6,6 +6,7 @@ Prior rounds are themselves paired with ``swiss_round`` (so history and byes loo
 event) and results are drawn at random (win 3 / draw 1 / loss 0, bye = win); only the final
 pairing call is timed.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -16,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from league.scheduling import SwissEntry, swiss_round  # noqa: E402
+from league.scheduling import SwissEntry, swiss_round
 
 
 def standings(scores: dict[int, int], tiebreak: dict[int, float]) -> list[SwissEntry]:
@@ -33,7 +34,7 @@ def main() -> None:
 
     rng = random.Random(args.seed)
     teams = list(range(1, args.teams + 1))
-    scores = {t: 0 for t in teams}
+    scores = dict.fromkeys(teams, 0)
     tiebreak = {t: rng.random() for t in teams}
     history: set[frozenset] = set()
     byes: set[int] = set()

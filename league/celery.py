@@ -1,4 +1,5 @@
 """Celery application. With no REDIS_URL, tasks run eagerly in-process (see settings)."""
+
 import os
 
 from celery import Celery

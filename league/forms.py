@@ -1,4 +1,5 @@
 """Forms for leagues. They validate input only; the views hand cleaned data to league.services."""
+
 from __future__ import annotations
 
 from crispy_forms.helper import FormHelper
@@ -12,6 +13,7 @@ from teams.models import Team
 TIE_BREAKER_SLOTS = len(TIE_BREAKER_CHOICES)
 HOUSE_RULE_FIELDS = [f for f in HouseRules.HOUSE_RULE_FIELDS if f != "tie_breakers"]
 
+
 class CrispyMixin:
     submit_label = "Save"
     submit_class = "btn-primary"
@@ -22,6 +24,7 @@ class CrispyMixin:
         if self.form_action:
             self.helper.form_action = self.form_action
         self.helper.add_input(StyledSubmit("submit", self.submit_label, style=self.submit_class))
+
 
 class HouseRulesForm(CrispyMixin, forms.ModelForm):
     """The master's settings. Tie-breakers are chosen in order, one per select."""
@@ -59,11 +62,13 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
     def house_rules(self) -> dict:
         return {name: self.cleaned_data[name] for name in HouseRules.HOUSE_RULE_FIELDS}
 
+
 class LeagueCreateForm(HouseRulesForm):
     submit_label = "Create league"
 
     class Meta(HouseRulesForm.Meta):
         fields = ["name", *HouseRulesForm.Meta.fields]
+
 
 class SeasonForm(CrispyMixin, forms.Form):
     submit_label = "Open the season"
@@ -86,6 +91,7 @@ class SeasonForm(CrispyMixin, forms.Form):
             self.add_error("playoff_teams", "A playoff needs at least two teams (0: none).")
         return data
 
+
 class RolloverForm(SeasonForm):
     submit_label = "Finish this season and open the next"
     submit_class = "btn-warning"
@@ -93,6 +99,7 @@ class RolloverForm(SeasonForm):
         label="Archive the final table and carry the accepted teams over",
         help_text="Fixtures not yet played are voided.",
     )
+
 
 class ApplyForm(CrispyMixin, forms.Form):
     submit_label = "Apply"
@@ -109,6 +116,7 @@ class ApplyForm(CrispyMixin, forms.Form):
         self.fields["team"].label_from_instance = lambda t: f"{t.name} ({t.clan.name})"
         self._setup_helper()
 
+
 class ApplicationDecisionForm(CrispyMixin, forms.Form):
     decision = forms.ChoiceField(choices=[("accept", "Accept"), ("refuse", "Refuse")], widget=forms.HiddenInput)
     team = forms.IntegerField(widget=forms.HiddenInput)
@@ -119,6 +127,7 @@ class ApplicationDecisionForm(CrispyMixin, forms.Form):
         self.submit_class = "btn-success btn-sm" if decision == "accept" else "btn-outline-danger btn-sm"
         self._setup_helper()
         self.helper.form_class = "d-inline"
+
 
 class ScheduleForm(CrispyMixin, forms.Form):
     """Generate a schedule run: the round is part of the form, so a double submission asks for
@@ -139,6 +148,7 @@ class ScheduleForm(CrispyMixin, forms.Form):
         self.form_action = action
         self._setup_helper()
 
+
 class SimpleActionForm(CrispyMixin, forms.Form):
     """A button (with CSRF) for an action that needs no input."""
 
@@ -146,6 +156,7 @@ class SimpleActionForm(CrispyMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.submit_label, self.form_action, self.submit_class = label, action, css
         self._setup_helper()
+
 
 class FixtureArrangeForm(CrispyMixin, forms.Form):
     submit_label = "Create the fixture"
@@ -170,11 +181,14 @@ class FixtureArrangeForm(CrispyMixin, forms.Form):
             raise forms.ValidationError("Choose two different teams.")
         return data
 
+
 class FixtureChallengeForm(CrispyMixin, forms.Form):
     submit_label = "Set the challenge"
     challenge = forms.ModelChoiceField(queryset=Challenge.objects.all(), empty_label=None)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["challenge"].label_from_instance = lambda c: f"{c.name} ({c.ninjas_allowed} ninja, {c.rounds} rounds)"
+        self.fields["challenge"].label_from_instance = lambda c: (
+            f"{c.name} ({c.ninjas_allowed} ninja, {c.rounds} rounds)"
+        )
         self._setup_helper()

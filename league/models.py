@@ -4,6 +4,7 @@ The rulebook gives the master total control of the league rules. The house rules
 League as the defaults for its next season, and are copied onto each Season when it is created:
 a season's rules are frozen, so changing the league's settings never rewrites an old season.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -53,8 +54,17 @@ class HouseRules(models.Model):
     )
 
     HOUSE_RULE_FIELDS = (
-        "starting_koban", "revenue_win", "revenue_draw", "revenue_loss", "points_win", "points_draw",
-        "points_loss", "tie_breakers", "results_need_confirmation", "dice_mode", "underdog_bonuses",
+        "starting_koban",
+        "revenue_win",
+        "revenue_draw",
+        "revenue_loss",
+        "points_win",
+        "points_draw",
+        "points_loss",
+        "tie_breakers",
+        "results_need_confirmation",
+        "dice_mode",
+        "underdog_bonuses",
         "max_bonus_koban",
     )
 
@@ -184,7 +194,11 @@ class ScheduleRun(models.Model):
     task_id = models.CharField(max_length=64, unique=True)
     seed = models.BigIntegerField(help_text="Seed of the random draws (pairings, challenges): replayable")
     challenge = models.ForeignKey(
-        "rules.Challenge", null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        "rules.Challenge",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
         help_text="Set by the master for every fixture of this run; empty: the random challenge generator",
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)

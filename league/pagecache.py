@@ -6,6 +6,7 @@ Every cached page is keyed by a site-wide *data version*. Anything that writes b
 ends — so a reader never sees a page older than the last write; the cache timeout is only a
 backstop for writes made outside both (a shell). Logged-in users always get a fresh page.
 """
+
 from __future__ import annotations
 
 import logging
@@ -21,12 +22,26 @@ VERSION_KEY = "moonlight:data-version"
 #: URL names whose anonymous GET responses may be cached (public, read-only pages).
 CACHEABLE = {
     "home",
-    "rules:index", "rules:clan", "rules:ronin", "rules:keywords", "rules:challenges", "rules:status_effects",
-    "rules:tables", "rules:odds",
-    "teams:list", "teams:detail", "teams:ledger",
-    "matches:detail", "matches:presheet",
-    "league:list", "league:detail", "league:season_detail", "league:season_fixtures", "league:season_bracket",
-    "newsletters:list", "newsletters:detail",
+    "rules:index",
+    "rules:clan",
+    "rules:ronin",
+    "rules:keywords",
+    "rules:challenges",
+    "rules:status_effects",
+    "rules:tables",
+    "rules:odds",
+    "teams:list",
+    "teams:detail",
+    "teams:ledger",
+    "matches:detail",
+    "matches:presheet",
+    "league:list",
+    "league:detail",
+    "league:season_detail",
+    "league:season_fixtures",
+    "league:season_bracket",
+    "newsletters:list",
+    "newsletters:detail",
 }
 
 
@@ -46,9 +61,9 @@ def bump_data_version() -> None:
     except ValueError:  # not there yet (or evicted): start a fresh series
         try:
             cache.set(VERSION_KEY, 2, timeout=None)
-        except Exception:  # noqa: BLE001
+        except Exception:
             logger.warning("page cache unreachable: could not bump the data version")
-    except Exception:  # noqa: BLE001 - e.g. Redis down
+    except Exception:
         logger.warning("page cache unreachable: could not bump the data version")
 
 
@@ -69,7 +84,7 @@ class AnonymousPageCacheMiddleware:
         try:
             key = f"moonlight:page:{data_version()}:{request.get_full_path()}"
             cached = cache.get(key)
-        except Exception:  # noqa: BLE001 - the cache (Redis) is down: serve the page uncached
+        except Exception:
             logger.warning("page cache unreachable; serving %s uncached", request.path)
             return self.get_response(request)
         if cached is not None:
@@ -80,7 +95,7 @@ class AnonymousPageCacheMiddleware:
                 response.render()
             try:
                 cache.set(key, response, timeout=seconds)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 logger.warning("page cache unreachable; %s not stored", request.path)
         return response
 

@@ -1,4 +1,5 @@
 """Who may do what in a league: the one place the league app decides it."""
+
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied

@@ -12,6 +12,7 @@ Teams are opaque hashable ids supplied by the caller; every result is a frozen d
 
 Only the standard library and ``networkx`` are used.
 """
+
 from __future__ import annotations
 
 import random
@@ -256,9 +257,7 @@ def random_weekly_round(
         else:
             games.append((a, b) if position[a] < position[b] else (b, a))
     games.sort(key=lambda g: position[g[0]])
-    pairings = tuple(
-        Pairing(a, b) if rng.random() < 0.5 else Pairing(b, a) for a, b in games
-    )
+    pairings = tuple(Pairing(a, b) if rng.random() < 0.5 else Pairing(b, a) for a, b in games)
     return Round(number=number, pairings=pairings, bye=bye)
 
 
@@ -495,16 +494,12 @@ def playoff_bracket(seeded_team_ids: Sequence[TeamId]) -> list[BracketMatch]:
         s1, s2 = order[2 * slot], order[2 * slot + 1]
         hi, lo = min(s1, s2), max(s1, s2)
         away, away_seed = (ids[lo - 1], lo) if lo <= len(ids) else (None, None)
-        matches.append(
-            BracketMatch(round=1, slot=slot, home=ids[hi - 1], away=away,
-                         home_seed=hi, away_seed=away_seed)
-        )
+        matches.append(BracketMatch(round=1, slot=slot, home=ids[hi - 1], away=away, home_seed=hi, away_seed=away_seed))
     return matches
 
 
 def next_round(
-    bracket_round_results: Mapping[BracketMatch, TeamId | None]
-    | Iterable[tuple[BracketMatch, TeamId | None]],
+    bracket_round_results: Mapping[BracketMatch, TeamId | None] | Iterable[tuple[BracketMatch, TeamId | None]],
 ) -> list[BracketMatch]:
     """The next round from a complete round's results ``(match, winner)``.
 
@@ -546,7 +541,5 @@ def next_round(
         (t1, s1), (t2, s2) = by_slot[2 * slot], by_slot[2 * slot + 1]
         if s2 < s1:
             (t1, s1), (t2, s2) = (t2, s2), (t1, s1)
-        matches.append(
-            BracketMatch(round=rnd + 1, slot=slot, home=t1, away=t2, home_seed=s1, away_seed=s2)
-        )
+        matches.append(BracketMatch(round=rnd + 1, slot=slot, home=t1, away=t2, home_seed=s1, away_seed=s2))
     return matches

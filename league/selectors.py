@@ -1,6 +1,7 @@
 """Reads for leagues: the league table (SQL aggregation), fixtures by round, next fixtures, the
 playoff bracket. Every function runs a fixed number of queries whatever the size of the season.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -71,7 +72,9 @@ def _roster_prefetch() -> Prefetch:
     """Just what the team rating needs (active models, profiles, advancements)."""
     return Prefetch(
         "ninjas",
-        queryset=Ninja.objects.filter(status=Ninja.Status.ACTIVE).select_related("profile").prefetch_related("advancements"),
+        queryset=Ninja.objects.filter(status=Ninja.Status.ACTIVE)
+        .select_related("profile")
+        .prefetch_related("advancements"),
         to_attr="roster",
     )
 
@@ -210,6 +213,7 @@ def league_table(season: Season) -> list[TableRow]:
 
 # --- fixtures ------------------------------------------------------------------------------------
 
+
 def sides_prefetch() -> Prefetch:
     return Prefetch("sides", queryset=MatchTeam.objects.select_related("team", "team__owner").order_by("slot"))
 
@@ -296,6 +300,7 @@ def bracket(season: Season) -> list[list[BracketSlot]]:
 
 
 # --- leagues -------------------------------------------------------------------------------------
+
 
 def leagues_for_list() -> QuerySet:
     return (

@@ -6,6 +6,7 @@ Schedule generation is idempotent: a :class:`ScheduleRun` is unique per (season,
 season row is locked while fixtures are written, and a run that is done is never run again.
 Randomness is passed in or seeded from a stored seed, so every draw can be replayed.
 """
+
 from __future__ import annotations
 
 import random
@@ -46,6 +47,7 @@ VOID_REASON_SEASON_ENDED = "Not played before the season ended"
 
 
 # --- house rules and leagues ---------------------------------------------------------------------
+
 
 def validate_tie_breakers(value: str) -> str:
     """Normalise a comma-separated tie-breaker list; every name must be known, none repeated."""
@@ -110,6 +112,7 @@ def league_update(*, league: League, description: str | None = None, **house_rul
 
 # --- seasons -------------------------------------------------------------------------------------
 
+
 def _validate_format(format: str, swiss_rounds: int | None, playoff_teams: int) -> None:
     if format not in Season.Format.values:
         raise ValidationError({"format": f"Unknown format {format!r}."})
@@ -161,9 +164,10 @@ def _archive_table(season: Season) -> dict:
         .select_related("winner")
         .first()
     )
-    if final is not None and not BracketSlot.objects.filter(season=season, round_number=final.round_number).exclude(
-        pk=final.pk
-    ).exists():
+    if (
+        final is not None
+        and not BracketSlot.objects.filter(season=season, round_number=final.round_number).exclude(pk=final.pk).exists()
+    ):
         champion = {"team_id": final.winner_id, "team": final.winner.name, "by": "playoffs"}
     elif rows and rows[0].played:
         champion = {"team_id": rows[0].team.pk, "team": rows[0].team.name, "by": "league table"}
@@ -231,6 +235,7 @@ def season_rollover(
 
 # --- applications --------------------------------------------------------------------------------
 
+
 def team_apply(*, team: Team, league: League) -> Team:
     """A team owner applies to join a league; the master accepts or refuses."""
     if team.status == Team.Status.RETIRED:
@@ -277,6 +282,7 @@ def application_refuse(*, team: Team) -> Team:
 
 
 # --- fixtures ------------------------------------------------------------------------------------
+
 
 def _challenge_named(name: str, challenges: Mapping[str, Challenge] | None) -> Challenge:
     if challenges is not None and name in challenges:
@@ -371,8 +377,16 @@ def fixture_arrange(
     rng = rng or random.Random(secrets.randbits(63))
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=season.pk)
-        match = fixture_create(season=season, round_number=None, home=home, away=away, challenge=challenge, rng=rng,
-                               pairing_reason="arranged by the players", date=date)
+        match = fixture_create(
+            season=season,
+            round_number=None,
+            home=home,
+            away=away,
+            challenge=challenge,
+            rng=rng,
+            pairing_reason="arranged by the players",
+            date=date,
+        )
         _mark_running(season)
     return match
 
@@ -431,7 +445,10 @@ def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
             problems.append("The season already has fixtures.")
         return 0, problems
     last = season.schedule_runs.filter(kind=kind).aggregate(n=Max("round_number"))["n"] or 0
-    if last and season.schedule_runs.filter(kind=kind, round_number=last).exclude(status=ScheduleRun.Status.DONE).exists():
+    if (
+        last
+        and season.schedule_runs.filter(kind=kind, round_number=last).exclude(status=ScheduleRun.Status.DONE).exists()
+    ):
         problems.append(f"Round {last} is still being generated.")
     if _regular_matches(season).filter(status__in=OPEN_STATUSES).exists():
         problems.append(f"Every fixture of round {last} must be played (or voided) first.")
@@ -507,9 +524,11 @@ Planned = tuple[int, int, int, str, BracketSlot | None]
 def _history(season: Season) -> list[frozenset]:
     """Every regular-season meeting (not voided), once per game."""
     sides: dict[int, list[int]] = {}
-    for match_id, team_id in MatchTeam.objects.filter(
-        match__season=season, match__stage=REGULAR_STAGE
-    ).exclude(match__status=Match.Status.VOIDED).values_list("match_id", "team_id"):
+    for match_id, team_id in (
+        MatchTeam.objects.filter(match__season=season, match__stage=REGULAR_STAGE)
+        .exclude(match__status=Match.Status.VOIDED)
+        .values_list("match_id", "team_id")
+    ):
         sides.setdefault(match_id, []).append(team_id)
     return [frozenset(t) for t in sides.values() if len(t) == 2]
 
@@ -560,8 +579,14 @@ def _plan_playoffs(run: ScheduleRun, season: Season, rng: random.Random):
     fixtures, byes = [], []
     for bm in scheduling.playoff_bracket(seeded):
         slot = BracketSlot(
-            season=season, round_number=1, slot=bm.slot, home_id=bm.home, away_id=bm.away,
-            home_seed=bm.home_seed, away_seed=bm.away_seed, winner_id=bm.home if bm.is_bye else None,
+            season=season,
+            round_number=1,
+            slot=bm.slot,
+            home_id=bm.home,
+            away_id=bm.away,
+            home_seed=bm.home_seed,
+            away_seed=bm.away_seed,
+            winner_id=bm.home if bm.is_bye else None,
         )
         if bm.is_bye:
             slot.save()
@@ -580,7 +605,12 @@ PLANNERS = {
 
 
 def _write_plan(
-    *, run: ScheduleRun, season: Season, fixtures: list[Planned], byes, rng: random.Random,
+    *,
+    run: ScheduleRun,
+    season: Season,
+    fixtures: list[Planned],
+    byes,
+    rng: random.Random,
     progress: Progress | None = None,
 ) -> list[Match]:
     teams = Team.objects.in_bulk({t for f in fixtures for t in f[1:3]})
@@ -589,8 +619,15 @@ def _write_plan(
     made = []
     for i, (round_number, home, away, reason, slot) in enumerate(fixtures, start=1):
         match = fixture_create(
-            season=season, round_number=round_number, home=teams[home], away=teams[away],
-            challenge=run.challenge, rng=rng, stage=run.stage, pairing_reason=reason, challenges=challenges,
+            season=season,
+            round_number=round_number,
+            home=teams[home],
+            away=teams[away],
+            challenge=run.challenge,
+            rng=rng,
+            stage=run.stage,
+            pairing_reason=reason,
+            challenges=challenges,
         )
         if slot is not None:
             slot.match = match
@@ -656,6 +693,7 @@ def schedule_run_failed(*, run_id: int, error: str) -> None:
 
 # --- playoffs ------------------------------------------------------------------------------------
 
+
 def _slot_winner(slot: BracketSlot, sides: list[MatchTeam]) -> int | None:
     """The team going through from a decided slot, None while undecided.
 
@@ -696,8 +734,13 @@ def playoffs_advance(*, season: Season, rng: random.Random | None = None) -> lis
         for slot in current:
             if slot.winner_id is None and slot.match is not None and slot.match.status == Match.Status.VOIDED:
                 replay = fixture_create(
-                    season=season, round_number=last, home=slot.home, away=slot.away, rng=rng,
-                    stage=playoff_stage(last), pairing_reason=f"replay: seed {slot.home_seed} v seed {slot.away_seed}",
+                    season=season,
+                    round_number=last,
+                    home=slot.home,
+                    away=slot.away,
+                    rng=rng,
+                    stage=playoff_stage(last),
+                    pairing_reason=f"replay: seed {slot.home_seed} v seed {slot.away_seed}",
                 )
                 slot.match = replay
                 slot.save(update_fields=["match"])
@@ -713,8 +756,12 @@ def playoffs_advance(*, season: Season, rng: random.Random | None = None) -> lis
         results = [
             (
                 scheduling.BracketMatch(
-                    round=s.round_number, slot=s.slot, home=s.home_id, away=s.away_id,
-                    home_seed=s.home_seed, away_seed=s.away_seed,
+                    round=s.round_number,
+                    slot=s.slot,
+                    home=s.home_id,
+                    away=s.away_id,
+                    home_seed=s.home_seed,
+                    away_seed=s.away_seed,
                 ),
                 s.winner_id,
             )
@@ -723,7 +770,9 @@ def playoffs_advance(*, season: Season, rng: random.Random | None = None) -> lis
         upcoming = scheduling.next_round(results)
         nxt = last + 1
         run, created = ScheduleRun.objects.get_or_create(
-            season=season, kind=ScheduleRun.Kind.PLAYOFF, round_number=nxt,
+            season=season,
+            kind=ScheduleRun.Kind.PLAYOFF,
+            round_number=nxt,
             defaults={"task_id": str(uuid.uuid4()), "seed": secrets.randbits(63)},
         )
         if not created and run.status == ScheduleRun.Status.DONE:
@@ -731,8 +780,13 @@ def playoffs_advance(*, season: Season, rng: random.Random | None = None) -> lis
         fixtures = []
         for bm in upcoming:
             slot = BracketSlot(
-                season=season, round_number=nxt, slot=bm.slot, home_id=bm.home, away_id=bm.away,
-                home_seed=bm.home_seed, away_seed=bm.away_seed,
+                season=season,
+                round_number=nxt,
+                slot=bm.slot,
+                home_id=bm.home,
+                away_id=bm.away,
+                home_seed=bm.home_seed,
+                away_seed=bm.away_seed,
             )
             fixtures.append((nxt, bm.home, bm.away, f"seed {bm.home_seed} v seed {bm.away_seed}", slot))
         run.total = len(fixtures)

@@ -4,6 +4,7 @@ Embedded default (nothing set): SQLite file in the project folder, Celery tasks 
 Production: DATABASE_URL (PostgreSQL), REDIS_URL (Celery broker and results), SECRET_KEY,
 DEBUG=0, ALLOWED_HOSTS, and optionally SECURE_SSL_REDIRECT=1 behind TLS.
 """
+
 from __future__ import annotations
 
 import os
@@ -181,8 +182,13 @@ CELERY_TIMEZONE = TIME_ZONE
 
 # Cache: Redis when configured (shared by every process), else this process's memory.
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
-                          "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "moonlight")}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "moonlight"),
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 #: Anonymous reads of public pages are cached and invalidated by every write (league/pagecache.py).

@@ -4,6 +4,7 @@ Dispatch after commit (``transaction.on_commit``). The service behind each task 
 (a ScheduleRun is unique per season, kind and round, and a done run is never run again), so the
 task is acknowledged late and may be redelivered or retried safely.
 """
+
 from __future__ import annotations
 
 from celery import shared_task

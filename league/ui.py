@@ -1,4 +1,5 @@
 """Small shared pieces of the user interface."""
+
 from __future__ import annotations
 
 from crispy_forms.layout import Submit

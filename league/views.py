@@ -2,6 +2,7 @@
 
 Views validate a form and call one service; who may do what is decided in league.permissions.
 """
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -42,18 +43,23 @@ def _league(slug: str) -> League:
 
 
 def _season(slug: str, number: int) -> Season:
-    return get_object_or_404(Season.objects.select_related("league", "league__master"), league__slug=slug, number=number)
+    return get_object_or_404(
+        Season.objects.select_related("league", "league__master"), league__slug=slug, number=number
+    )
 
 
 # --- home and health -----------------------------------------------------------------------------
+
 
 def home(request: HttpRequest) -> HttpResponse:
     leagues = list(selectors.leagues_for_list()[:12])
     my_teams = []
     if request.user.is_authenticated:
         my_teams = list(
-            Team.objects.filter(owner=request.user).exclude(status=Team.Status.RETIRED)
-            .select_related("clan", "league").order_by("name")
+            Team.objects.filter(owner=request.user)
+            .exclude(status=Team.Status.RETIRED)
+            .select_related("clan", "league")
+            .order_by("name")
         )
     return render(request, "home.html", {"leagues": leagues, "my_teams": my_teams})
 
@@ -66,6 +72,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 # --- leagues -------------------------------------------------------------------------------------
+
 
 def league_list(request: HttpRequest) -> HttpResponse:
     return render(request, "league/league_list.html", {"leagues": selectors.leagues_for_list()})
@@ -126,9 +133,13 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, "House rules saved. They apply from the next season; running seasons keep theirs.")
+            messages.success(
+                request, "House rules saved. They apply from the next season; running seasons keep theirs."
+            )
             return redirect(league)
-    return render(request, "league/form.html", {"form": form, "title": f"House rules of {league.name}", "league": league})
+    return render(
+        request, "league/form.html", {"form": form, "title": f"House rules of {league.name}", "league": league}
+    )
 
 
 @login_required
@@ -145,9 +156,14 @@ def league_apply(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"{team.name} has applied to {league.name}; the ninja master will answer.")
             return redirect(league)
     return render(
-        request, "league/form.html",
-        {"form": form, "title": f"Apply to {league.name}", "league": league,
-         "intro": "Choose one of your teams that is not already in a league."},
+        request,
+        "league/form.html",
+        {
+            "form": form,
+            "title": f"Apply to {league.name}",
+            "league": league,
+            "intro": "Choose one of your teams that is not already in a league.",
+        },
     )
 
 
@@ -186,6 +202,7 @@ def applications(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- seasons -------------------------------------------------------------------------------------
 
+
 @login_required
 def season_create(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
@@ -195,18 +212,29 @@ def season_create(request: HttpRequest, slug: str) -> HttpResponse:
         data = form.cleaned_data
         try:
             season = services.season_create(
-                league=league, name=data["name"], format=data["format"],
-                swiss_rounds=data.get("swiss_rounds"), playoff_teams=data["playoff_teams"] or 0,
+                league=league,
+                name=data["name"],
+                format=data["format"],
+                swiss_rounds=data.get("swiss_rounds"),
+                playoff_teams=data["playoff_teams"] or 0,
             )
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, f"{season.name} is open with {season.entries.count()} teams and the league's current house rules.")
+            messages.success(
+                request,
+                f"{season.name} is open with {season.entries.count()} teams and the league's current house rules.",
+            )
             return redirect(season)
     return render(
-        request, "league/form.html",
-        {"form": form, "title": f"New season of {league.name}", "league": league,
-         "intro": "The season takes a copy of the league's current house rules: later changes never rewrite it."},
+        request,
+        "league/form.html",
+        {
+            "form": form,
+            "title": f"New season of {league.name}",
+            "league": league,
+            "intro": "The season takes a copy of the league's current house rules: later changes never rewrite it.",
+        },
     )
 
 
@@ -253,7 +281,8 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         context["schedule_forms"] = _schedule_forms(season)
         if context["has_bracket"]:
             context["advance_form"] = SimpleActionForm(
-                label="Advance the playoffs", css="btn-outline-primary",
+                label="Advance the playoffs",
+                css="btn-outline-primary",
                 action=reverse("league:playoffs_advance", kwargs={"slug": slug, "number": number}),
             )
     if season.format == Season.Format.SELF_ARRANGED and not season.is_finished and request.user.is_authenticated:
@@ -265,16 +294,22 @@ def season_fixtures(request: HttpRequest, slug: str, number: int) -> HttpRespons
     season = _season(slug, number)
     rounds = selectors.season_rounds(season)
     choosable = {m.pk for r in rounds for m in r.matches if can_set_challenge(request.user, m)}
-    return render(request, "league/season_fixtures.html",
-                  {"season": season, "league": season.league, "rounds": rounds, "choosable": choosable})
+    return render(
+        request,
+        "league/season_fixtures.html",
+        {"season": season, "league": season.league, "rounds": rounds, "choosable": choosable},
+    )
 
 
 def season_bracket(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season = _season(slug, number)
     rounds = selectors.bracket(season)
     total = len(rounds[0]).bit_length() if rounds else 0  # rounds in a full bracket
-    return render(request, "league/season_bracket.html", {"season": season, "league": season.league,
-                                                          "rounds": rounds, "total_rounds": total})
+    return render(
+        request,
+        "league/season_bracket.html",
+        {"season": season, "league": season.league, "rounds": rounds, "total_rounds": total},
+    )
 
 
 @login_required
@@ -291,28 +326,40 @@ def season_rollover(request: HttpRequest, slug: str, number: int) -> HttpRespons
         data = form.cleaned_data
         try:
             new = services.season_rollover(
-                season=season, name=data["name"], format=data["format"],
-                swiss_rounds=data.get("swiss_rounds"), playoff_teams=data["playoff_teams"] or 0,
+                season=season,
+                name=data["name"],
+                format=data["format"],
+                swiss_rounds=data.get("swiss_rounds"),
+                playoff_teams=data["playoff_teams"] or 0,
             )
         except ValidationError as exc:
             add_service_errors(form, exc)
         else:
-            messages.success(request, f"{season.name} is archived. {new.name} is open with {new.entries.count()} teams.")
+            messages.success(
+                request, f"{season.name} is archived. {new.name} is open with {new.entries.count()} teams."
+            )
             return redirect(new)
     return render(
-        request, "league/form.html",
-        {"form": form, "title": f"Finish {season.name}", "league": season.league,
-         "intro": "The final table is archived as it stands; accepted teams carry over with their rosters, "
-                  "treasuries and any downtime absences."},
+        request,
+        "league/form.html",
+        {
+            "form": form,
+            "title": f"Finish {season.name}",
+            "league": season.league,
+            "intro": "The final table is archived as it stands; accepted teams carry over with their rosters, "
+            "treasuries and any downtime absences.",
+        },
     )
 
 
 # --- schedules -----------------------------------------------------------------------------------
 
+
 def _dispatch(run: ScheduleRun) -> DispatchResult:
     """Send the task after commit; with the broker down it waits in the outbox (sent again later)."""
-    return dispatch_on_commit(schedule_generate_task, args=[run.pk], task_id=run.task_id,
-                              description=f"Generate fixtures: {run}")
+    return dispatch_on_commit(
+        schedule_generate_task, args=[run.pk], task_id=run.task_id, description=f"Generate fixtures: {run}"
+    )
 
 
 @login_required
@@ -329,8 +376,11 @@ def schedule_generate(request: HttpRequest, slug: str, number: int) -> HttpRespo
     try:
         with transaction.atomic():
             run = services.schedule_request(
-                season=season, kind=data["kind"], round_number=data["round_number"],
-                challenge=data.get("challenge"), actor=request.user,
+                season=season,
+                kind=data["kind"],
+                round_number=data["round_number"],
+                challenge=data.get("challenge"),
+                actor=request.user,
             )
             if run.status == ScheduleRun.Status.PENDING:
                 dispatched = _dispatch(run)
@@ -338,15 +388,20 @@ def schedule_generate(request: HttpRequest, slug: str, number: int) -> HttpRespo
         messages.error(request, " ".join(exc.messages))
         return redirect(season)
     if dispatched is not None and dispatched.delayed:
-        messages.warning(request, "The task runner is unreachable just now: the fixtures will be generated as soon as it is back.")
+        messages.warning(
+            request, "The task runner is unreachable just now: the fixtures will be generated as soon as it is back."
+        )
     return redirect(run)
 
 
 def schedule_run(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(ScheduleRun.objects.select_related("season", "season__league"), pk=pk)
     delayed = run.status == ScheduleRun.Status.PENDING and is_waiting(run.task_id)
-    return render(request, "league/schedule_run.html",
-                  {"run": run, "season": run.season, "league": run.season.league, "delayed": delayed})
+    return render(
+        request,
+        "league/schedule_run.html",
+        {"run": run, "season": run.season, "league": run.season.league, "delayed": delayed},
+    )
 
 
 def task_status(request: HttpRequest, task_id: str) -> JsonResponse:
@@ -371,17 +426,21 @@ def task_status(request: HttpRequest, task_id: str) -> JsonResponse:
             elif state in ("SUCCESS", "FAILURE"):
                 state = "STARTED"  # the worker finished; the run row is being committed
     percent = 100 if state == "SUCCESS" else (int(100 * done / total) if total else 0)
-    return JsonResponse({
-        "task_id": task_id,
-        "state": state,
-        "done": done,
-        "total": total,
-        "percent": percent,
-        "ready": state in ("SUCCESS", "FAILURE"),
-        "error": error,
-        "delayed": delayed,
-        "next_url": reverse("league:season_fixtures", kwargs={"slug": run.season.league.slug, "number": run.season.number}),
-    })
+    return JsonResponse(
+        {
+            "task_id": task_id,
+            "state": state,
+            "done": done,
+            "total": total,
+            "percent": percent,
+            "ready": state in ("SUCCESS", "FAILURE"),
+            "error": error,
+            "delayed": delayed,
+            "next_url": reverse(
+                "league:season_fixtures", kwargs={"slug": run.season.league.slug, "number": run.season.number}
+            ),
+        }
+    )
 
 
 @login_required
@@ -393,11 +452,14 @@ def playoffs_advance(request: HttpRequest, slug: str, number: int) -> HttpRespon
     if made:
         messages.success(request, f"{len(made)} playoff fixture{'s' if len(made) != 1 else ''} created.")
     else:
-        messages.info(request, "Nothing to advance: the current playoff round is not complete (or the final is played).")
+        messages.info(
+            request, "Nothing to advance: the current playoff round is not complete (or the final is played)."
+        )
     return redirect("league:season_bracket", slug=slug, number=number)
 
 
 # --- fixtures ------------------------------------------------------------------------------------
+
 
 @login_required
 def fixture_create(request: HttpRequest, slug: str, number: int) -> HttpResponse:
@@ -417,7 +479,10 @@ def fixture_create(request: HttpRequest, slug: str, number: int) -> HttpResponse
             raise PermissionDenied("You may arrange games only for your own team.")
         try:
             services.fixture_arrange(
-                season=season, home=home, away=away, challenge=form.cleaned_data.get("challenge"),
+                season=season,
+                home=home,
+                away=away,
+                challenge=form.cleaned_data.get("challenge"),
                 date=form.cleaned_data.get("date"),
             )
         except ValidationError as exc:
@@ -425,8 +490,9 @@ def fixture_create(request: HttpRequest, slug: str, number: int) -> HttpResponse
         else:
             messages.success(request, f"{home.name} v {away.name} is on the fixture list.")
             return redirect("league:season_fixtures", slug=slug, number=number)
-    return render(request, "league/form.html", {"form": form, "title": f"Arrange a game — {season.name}",
-                                               "league": season.league})
+    return render(
+        request, "league/form.html", {"form": form, "title": f"Arrange a game — {season.name}", "league": season.league}
+    )
 
 
 @login_required
@@ -439,7 +505,9 @@ def fixture_challenge(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if not can_set_challenge(request.user, match):
         raise PermissionDenied("Only the player the dice named (or the master) picks this challenge.")
-    form = FixtureChallengeForm(request.POST if request.method == "POST" else None, initial={"challenge": match.challenge_id})
+    form = FixtureChallengeForm(
+        request.POST if request.method == "POST" else None, initial={"challenge": match.challenge_id}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.fixture_set_challenge(match=match, challenge=form.cleaned_data["challenge"])
@@ -450,4 +518,6 @@ def fixture_challenge(request: HttpRequest, pk: int) -> HttpResponse:
             if match.season_id:
                 return redirect("league:season_fixtures", slug=match.season.league.slug, number=match.season.number)
             return redirect("home")
-    return render(request, "league/fixture_challenge.html", {"match": match, "form": form, "sides": list(match.sides.all())})
+    return render(
+        request, "league/fixture_challenge.html", {"match": match, "form": form, "sides": list(match.sides.all())}
+    )

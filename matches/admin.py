@@ -33,7 +33,17 @@ class MatchAdmin(admin.ModelAdmin):
 
 @admin.register(MatchNinja)
 class MatchNinjaAdmin(admin.ModelAdmin):
-    list_display = ("name", "side", "played", "injuries", "chunin_stuns", "reveals", "in_healing_house", "all_star_awards", "xp_gained")
+    list_display = (
+        "name",
+        "side",
+        "played",
+        "injuries",
+        "chunin_stuns",
+        "reveals",
+        "in_healing_house",
+        "all_star_awards",
+        "xp_gained",
+    )
     list_filter = ("in_healing_house", "played")
     search_fields = ("name", "side__team__name")
     list_select_related = ("side__team", "side__match")

@@ -1,4 +1,5 @@
 """Result entry: one dynamic form for the whole match, laid out per team and per model for a phone."""
+
 from __future__ import annotations
 
 from crispy_forms.helper import FormHelper
@@ -18,7 +19,11 @@ def _check(label: str, initial: bool = False) -> forms.BooleanField:
 
 def _count(label: str) -> forms.IntegerField:
     return forms.IntegerField(
-        label=label, min_value=0, max_value=50, initial=0, required=False,
+        label=label,
+        min_value=0,
+        max_value=50,
+        initial=0,
+        required=False,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "form-control form-control-sm count-input"}),
     )
 
@@ -39,7 +44,9 @@ class ResultForm(forms.Form):
         for side in sides:
             team_fields = {"side": side, "points": f"s{side.slot}_points", "ninjas": [], "ronin": []}
             self.fields[team_fields["points"]] = forms.IntegerField(
-                label=f"{side.team.name}: points", min_value=0, max_value=99,
+                label=f"{side.team.name}: points",
+                min_value=0,
+                max_value=99,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                 error_messages={"required": f"Enter the points scored by {side.team.name}."},
             )
@@ -69,7 +76,8 @@ class ResultForm(forms.Form):
                 if row["is_ronin"]:
                     self.fields[f"u{nid}"] = forms.ChoiceField(
                         label=f"{row['name']}: upkeep {row['upkeep']} koban",
-                        choices=[("pay", "Pay the fee"), ("release", "Release")], initial="pay",
+                        choices=[("pay", "Pay the fee"), ("release", "Release")],
+                        initial="pay",
                         widget=forms.RadioSelect,
                     )
                     team_fields["ronin"].append(f"u{nid}")
@@ -83,16 +91,22 @@ class ResultForm(forms.Form):
             for n in group["ninjas"]:
                 p = n["prefix"]
                 nid = n["row"]["id"]
-                ninjas.append({
-                    "row": n["row"],
-                    "counts": [self[name] for name in n["fields"].values()],
-                    "checks": [self[p + k] for k in ("played", "hh", "allstar") if p + k in self.fields],
-                    "die": self[f"d{nid}"] if f"d{nid}" in self.fields else None,
-                })
-            out.append({
-                "side": group["side"], "points": self[group["points"]], "ninjas": ninjas,
-                "ronin": [self[name] for name in group["ronin"]],
-            })
+                ninjas.append(
+                    {
+                        "row": n["row"],
+                        "counts": [self[name] for name in n["fields"].values()],
+                        "checks": [self[p + k] for k in ("played", "hh", "allstar") if p + k in self.fields],
+                        "die": self[f"d{nid}"] if f"d{nid}" in self.fields else None,
+                    }
+                )
+            out.append(
+                {
+                    "side": group["side"],
+                    "points": self[group["points"]],
+                    "ninjas": ninjas,
+                    "ronin": [self[name] for name in group["ronin"]],
+                }
+            )
         return out
 
     def clean(self):
@@ -118,12 +132,18 @@ class ResultForm(forms.Form):
                 if not row["available"]:
                     continue
                 feats = {key: data.get(f"{p}feat_{key}") or 0 for key, _, _ in self.award_keys}
-                ninjas.append(NinjaRecord(
-                    ninja_id=nid, played=bool(data.get(p + "played")), injuries=data.get(p + "injuries") or 0,
-                    chunin_stuns=data.get(p + "chunin_stuns") or 0, reveals=data.get(p + "reveals") or 0,
-                    challenge_feats={k: v for k, v in feats.items() if v},
-                    in_healing_house=bool(data.get(p + "hh")), all_star_awards=1 if data.get(p + "allstar") else 0,
-                ))
+                ninjas.append(
+                    NinjaRecord(
+                        ninja_id=nid,
+                        played=bool(data.get(p + "played")),
+                        injuries=data.get(p + "injuries") or 0,
+                        chunin_stuns=data.get(p + "chunin_stuns") or 0,
+                        reveals=data.get(p + "reveals") or 0,
+                        challenge_feats={k: v for k, v in feats.items() if v},
+                        in_healing_house=bool(data.get(p + "hh")),
+                        all_star_awards=1 if data.get(p + "allstar") else 0,
+                    )
+                )
                 if self.entered_dice and data.get(f"d{nid}"):
                     faces[nid] = data[f"d{nid}"]
             teams.append(TeamRecord(team_id=side.team_id, points=data[f"s{side.slot}_points"], ninjas=tuple(ninjas)))

@@ -4,6 +4,7 @@ A Match is snapshotted at kick-off (ratings, underdog bonuses, rosters), so late
 never alter it. The post-game sequence writes its effects as rows (treasury entries, XP events,
 downtime results, upkeep decisions, advancement rolls), each pointing back at the match.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -28,7 +29,9 @@ class Match(models.Model):
     round_number = models.PositiveSmallIntegerField(null=True, blank=True)
     stage = models.CharField(max_length=20, blank=True, help_text="e.g. 'playoff-1' for playoff rounds")
     pairing_reason = models.CharField(max_length=200, blank=True)
-    challenge = models.ForeignKey("rules.Challenge", null=True, blank=True, on_delete=models.PROTECT, related_name="matches")
+    challenge = models.ForeignKey(
+        "rules.Challenge", null=True, blank=True, on_delete=models.PROTECT, related_name="matches"
+    )
     challenge_chooser = models.CharField(max_length=10, choices=ChallengeChooser.choices, blank=True, default="")
     challenge_roll = models.JSONField(null=True, blank=True, help_text="Faces of the random challenge generator")
     date = models.DateField(null=True, blank=True)
@@ -37,9 +40,13 @@ class Match(models.Model):
     simulated = models.BooleanField(default=False)
     seed = models.BigIntegerField(null=True, blank=True, help_text="Seed of the server's dice for this match")
     kicked_off_at = models.DateTimeField(null=True, blank=True)
-    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     submitted_at = models.DateTimeField(null=True, blank=True)
-    confirmed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     confirmed_at = models.DateTimeField(null=True, blank=True)
     sequence_applied_at = models.DateTimeField(null=True, blank=True)
     result_draft = models.JSONField(null=True, blank=True, help_text="Result form saved mid-game")
@@ -160,7 +167,9 @@ class UpkeepDecision(models.Model):
     ninja = models.ForeignKey("teams.Ninja", on_delete=models.PROTECT, related_name="upkeep_decisions")
     fee = models.PositiveSmallIntegerField()
     paid = models.BooleanField()
-    forced_release = models.BooleanField(default=False, help_text="Released because the treasury could not cover the fee")
+    forced_release = models.BooleanField(
+        default=False, help_text="Released because the treasury could not cover the fee"
+    )
 
     class Meta:
         ordering = ["match", "id"]
@@ -191,7 +200,9 @@ class SimulationJob(models.Model):
         FAILED = "failed", "Failed"
 
     league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="simulation_jobs")
-    season = models.ForeignKey("league.Season", null=True, blank=True, on_delete=models.CASCADE, related_name="simulation_jobs")
+    season = models.ForeignKey(
+        "league.Season", null=True, blank=True, on_delete=models.CASCADE, related_name="simulation_jobs"
+    )
     match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="simulation_jobs")
     scope = models.CharField(max_length=10, choices=Scope.choices)
     stage = models.CharField(max_length=20, blank=True, help_text="The round's stage ('' regular, 'playoff-N')")
@@ -207,7 +218,9 @@ class SimulationJob(models.Model):
     done = models.PositiveIntegerField(default=0)
     error = models.CharField(max_length=300, blank=True)
     note = models.CharField(max_length=300, blank=True, help_text="Why a season simulation stopped where it did")
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -215,11 +228,13 @@ class SimulationJob(models.Model):
         ordering = ["-id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["match"], condition=models.Q(status__in=["pending", "running"], scope="match"),
+                fields=["match"],
+                condition=models.Q(status__in=["pending", "running"], scope="match"),
                 name="one_open_simulation_per_match",
             ),
             models.UniqueConstraint(
-                fields=["season"], condition=models.Q(status__in=["pending", "running"], scope__in=["round", "season"]),
+                fields=["season"],
+                condition=models.Q(status__in=["pending", "running"], scope__in=["round", "season"]),
                 name="one_open_simulation_per_season",
             ),
         ]
@@ -253,7 +268,9 @@ class SimulationRun(models.Model):
     dice_summary = models.JSONField(default=dict, help_text="{what for: {rolls, dice, faces: {element: count}}}")
     decisions = models.JSONField(default=dict, help_text="Post-game choices the policy made (upkeep, advancements)")
     elapsed_ms = models.PositiveIntegerField(default=0)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

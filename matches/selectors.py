@@ -1,4 +1,5 @@
 """Reads for matches in a fixed number of queries."""
+
 from __future__ import annotations
 
 from django.db.models import Prefetch
@@ -13,9 +14,9 @@ def match_for_page(pk: int) -> Match:
         .prefetch_related(
             Prefetch(
                 "sides",
-                queryset=MatchTeam.objects.select_related("team", "team__owner", "team__clan").prefetch_related(
-                    Prefetch("ninjas", queryset=MatchNinja.objects.order_by("id"))
-                ).order_by("slot"),
+                queryset=MatchTeam.objects.select_related("team", "team__owner", "team__clan")
+                .prefetch_related(Prefetch("ninjas", queryset=MatchNinja.objects.order_by("id")))
+                .order_by("slot"),
             ),
             "challenge__xp_awards",
         )
@@ -28,7 +29,9 @@ def sequence_outcomes(match: Match) -> dict:
     return {
         "treasury": list(TreasuryEntry.objects.filter(match=match).select_related("team").order_by("id")),
         "upkeep": list(UpkeepDecision.objects.filter(match=match).select_related("ninja", "ninja__team")),
-        "downtime": list(DowntimeResult.objects.filter(match=match).select_related("ninja", "ninja__team", "spared_by")),
+        "downtime": list(
+            DowntimeResult.objects.filter(match=match).select_related("ninja", "ninja__team", "spared_by")
+        ),
         "xp": list(XpEvent.objects.filter(match=match).select_related("ninja", "ninja__team").order_by("id")),
         "rolls": list(
             AdvancementRoll.objects.filter(match=match)

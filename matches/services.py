@@ -7,6 +7,7 @@ result is submitted or confirmed at the same moment. Dice are rolled on the serv
 stored on the match (every face recorded as a DiceRoll), or entered by the players when the
 league's house rules say so.
 """
+
 from __future__ import annotations
 
 import logging
@@ -52,9 +53,18 @@ def _rng(match: Match, purpose: str) -> random.Random:
 
 # --- creating and kicking off ---------------------------------------------------------------------
 
+
 def match_create(
-    *, teams: Sequence[Team], challenge=None, league=None, season=None, date=None, friendly: bool = False,
-    round_number=None, stage: str = "", pairing_reason: str = "",
+    *,
+    teams: Sequence[Team],
+    challenge=None,
+    league=None,
+    season=None,
+    date=None,
+    friendly: bool = False,
+    round_number=None,
+    stage: str = "",
+    pairing_reason: str = "",
 ) -> Match:
     if not 2 <= len(teams) <= 4:
         raise ValidationError("A match has 2 to 4 teams.")
@@ -62,12 +72,16 @@ def match_create(
         raise ValidationError("A team cannot play itself.")
     with transaction.atomic():
         match = Match.objects.create(
-            league=league or (season.league if season else None), season=season, challenge=challenge,
-            date=date, friendly=friendly, round_number=round_number, stage=stage, pairing_reason=pairing_reason,
+            league=league or (season.league if season else None),
+            season=season,
+            challenge=challenge,
+            date=date,
+            friendly=friendly,
+            round_number=round_number,
+            stage=stage,
+            pairing_reason=pairing_reason,
         )
-        MatchTeam.objects.bulk_create(
-            [MatchTeam(match=match, team=team, slot=i + 1) for i, team in enumerate(teams)]
-        )
+        MatchTeam.objects.bulk_create([MatchTeam(match=match, team=team, slot=i + 1) for i, team in enumerate(teams)])
     return match
 
 
@@ -77,41 +91,42 @@ def roster_snapshot(team: Team) -> list[dict[str, Any]]:
     for ninja in team.roster:
         line = team_selectors.ninja_line(ninja)
         profile = ninja.profile
-        rows.append({
-            "id": ninja.pk,
-            "name": ninja.name,
-            "profile": profile.name,
-            "profile_slug": profile.slug,
-            "kind": profile.kind,
-            "koban": profile.koban,
-            "upkeep": profile.upkeep or 0,
-            "is_chunin": profile.kind == "chunin",
-            "is_hero": profile.kind in ("hero", "ronin"),
-            "is_ronin": profile.kind == "ronin",
-            "movement": line.movement,
-            "attack": line.attack,
-            "defense": line.defense,
-            "affinities": line.affinities,
-            "keywords": line.base_keywords + line.gained_keywords,
-            "abilities": line.abilities,
-            "xp": ninja.xp,
-            "level": line.level_name,
-            "advancements": len(line.advancements),
-            "misses_games": ninja.misses_games,
-            "starts_in_healing_house": ninja.starts_in_healing_house,
-            "available": ninja.misses_games == 0,
-        })
+        rows.append(
+            {
+                "id": ninja.pk,
+                "name": ninja.name,
+                "profile": profile.name,
+                "profile_slug": profile.slug,
+                "kind": profile.kind,
+                "koban": profile.koban,
+                "upkeep": profile.upkeep or 0,
+                "is_chunin": profile.kind == "chunin",
+                "is_hero": profile.kind in ("hero", "ronin"),
+                "is_ronin": profile.kind == "ronin",
+                "movement": line.movement,
+                "attack": line.attack,
+                "defense": line.defense,
+                "affinities": line.affinities,
+                "keywords": line.base_keywords + line.gained_keywords,
+                "abilities": line.abilities,
+                "xp": ninja.xp,
+                "level": line.level_name,
+                "advancements": len(line.advancements),
+                "misses_games": ninja.misses_games,
+                "starts_in_healing_house": ninja.starts_in_healing_house,
+                "available": ninja.misses_games == 0,
+            }
+        )
     return rows
 
 
 def live_sides(match: Match) -> list[tuple[MatchTeam, Team, int]]:
     """Each side with its team (roster prefetched) and current rating, in a fixed number of queries."""
     sides = list(match.sides.select_related("team").order_by("slot"))
-    teams = {
-        t.pk: t
-        for t in team_selectors.teams_with_ratings(Team.objects.filter(pk__in=[s.team_id for s in sides]))
-    }
-    return [(s, teams[s.team_id], rules_league.team_rating(team_selectors.team_snapshot(teams[s.team_id]))) for s in sides]
+    teams = {t.pk: t for t in team_selectors.teams_with_ratings(Team.objects.filter(pk__in=[s.team_id for s in sides]))}
+    return [
+        (s, teams[s.team_id], rules_league.team_rating(team_selectors.team_snapshot(teams[s.team_id]))) for s in sides
+    ]
 
 
 def match_kick_off(*, match: Match) -> Match:
@@ -125,7 +140,9 @@ def match_kick_off(*, match: Match) -> Match:
         sides = live_sides(locked)
         rules = house_rules_for(locked)
         bonuses = rules_league.underdog_bonuses(
-            [rating for _, _, rating in sides], enabled=rules["underdog_bonuses"], max_bonus_koban=rules["max_bonus_koban"]
+            [rating for _, _, rating in sides],
+            enabled=rules["underdog_bonuses"],
+            max_bonus_koban=rules["max_bonus_koban"],
         )
         for (side, team, rating), bonus in zip(sides, bonuses, strict=True):
             side.rating = rating
@@ -134,9 +151,16 @@ def match_kick_off(*, match: Match) -> Match:
             side.extra_all_stars = bonus.extra_all_star_awards
             side.bonus_koban = bonus.bonus_koban
             side.roster_snapshot = roster_snapshot(team)
-            side.save(update_fields=[
-                "rating", "reroll_tokens", "moon_power_tokens", "extra_all_stars", "bonus_koban", "roster_snapshot",
-            ])
+            side.save(
+                update_fields=[
+                    "rating",
+                    "reroll_tokens",
+                    "moon_power_tokens",
+                    "extra_all_stars",
+                    "bonus_koban",
+                    "roster_snapshot",
+                ]
+            )
         locked.seed = locked.seed if locked.seed is not None else secrets.randbits(62)
         locked.kicked_off_at = timezone.now()
         locked.save(update_fields=["seed", "kicked_off_at"])
@@ -145,6 +169,7 @@ def match_kick_off(*, match: Match) -> Match:
 
 
 # --- permissions used by services -----------------------------------------------------------------
+
 
 def _owner_ids(match: Match) -> set[int]:
     return {side.team.owner_id for side in match.sides.all()}
@@ -172,8 +197,13 @@ def can_confirm(user, match: Match) -> bool:
 
 # --- result submission ----------------------------------------------------------------------------
 
+
 def validate_record(
-    match: Match, record: MatchRecord, *, upkeep: Mapping[int, str], downtime_faces: Mapping[int, str] | None,
+    match: Match,
+    record: MatchRecord,
+    *,
+    upkeep: Mapping[int, str],
+    downtime_faces: Mapping[int, str] | None,
 ) -> None:
     """Every rule a submitted result must satisfy; raises ValidationError listing all problems."""
     errors: list[str] = []
@@ -205,10 +235,14 @@ def validate_record(
                 errors.append(f"{row['name']}: {', '.join(sorted(unknown))} is not an XP award of this challenge.")
             if not row["available"] and nr.played:
                 errors.append(f"{row['name']} is serving a downtime absence and cannot have played.")
-            if not nr.played and (nr.injuries or nr.chunin_stuns or nr.reveals or any(nr.challenge_feats.values()) or nr.all_star_awards):
+            if not nr.played and (
+                nr.injuries or nr.chunin_stuns or nr.reveals or any(nr.challenge_feats.values()) or nr.all_star_awards
+            ):
                 errors.append(f"{row['name']} was never on the board: it cannot have feats or an All-Star award.")
             if not nr.played and nr.in_healing_house and not row["starts_in_healing_house"]:
-                errors.append(f"{row['name']} was never on the board: only a model that started in the Healing House can end there without playing.")
+                errors.append(
+                    f"{row['name']} was never on the board: only a model that started in the Healing House can end there without playing."
+                )
             if nr.chunin_stuns and row["is_chunin"]:
                 errors.append(f"{row['name']} is a chunin: only a non-chunin earns XP for stunning a chunin.")
             if nr.all_star_awards < 0 or nr.all_star_awards > 1:
@@ -238,19 +272,26 @@ def validate_record(
 
 
 def _record_to_json(record: MatchRecord) -> dict:
-    return {"teams": [
-        {"team_id": t.team_id, "points": t.points, "ninjas": [asdict(n) for n in t.ninjas]} for t in record.teams
-    ]}
+    return {
+        "teams": [
+            {"team_id": t.team_id, "points": t.points, "ninjas": [asdict(n) for n in t.ninjas]} for t in record.teams
+        ]
+    }
 
 
 def record_from_json(data: dict) -> MatchRecord:
-    return MatchRecord(teams=tuple(
-        TeamRecord(
-            team_id=t["team_id"], points=t["points"],
-            ninjas=tuple(NinjaRecord(**{**n, "challenge_feats": dict(n.get("challenge_feats", {}))}) for n in t["ninjas"]),
+    return MatchRecord(
+        teams=tuple(
+            TeamRecord(
+                team_id=t["team_id"],
+                points=t["points"],
+                ninjas=tuple(
+                    NinjaRecord(**{**n, "challenge_feats": dict(n.get("challenge_feats", {}))}) for n in t["ninjas"]
+                ),
+            )
+            for t in data["teams"]
         )
-        for t in data["teams"]
-    ))
+    )
 
 
 def match_save_draft(*, match: Match, data: dict, actor) -> Match:
@@ -264,14 +305,23 @@ def match_save_draft(*, match: Match, data: dict, actor) -> Match:
 
 
 def match_submit_result(
-    *, match: Match, record: MatchRecord, actor, upkeep: Mapping[int, str] | None = None,
-    downtime_faces: Mapping[int, str] | None = None, simulated: bool = False,
+    *,
+    match: Match,
+    record: MatchRecord,
+    actor,
+    upkeep: Mapping[int, str] | None = None,
+    downtime_faces: Mapping[int, str] | None = None,
+    simulated: bool = False,
 ) -> Match:
     """Submit a result. Runs the post-game sequence at once when no confirmation is needed (or the
     master submits); otherwise waits for an opponent or the master to confirm."""
     upkeep = dict(upkeep or {})
     with transaction.atomic():
-        locked = Match.objects.select_for_update(of=("self",)).select_related("league", "season", "challenge").get(pk=match.pk)
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("league", "season", "challenge")
+            .get(pk=match.pk)
+        )
         if not simulated and not can_enter_result(actor, locked):
             raise PermissionDenied("Only a player in this match or the league's master may enter its result.")
         if locked.status != Match.Status.SCHEDULED:
@@ -291,7 +341,9 @@ def match_submit_result(
         locked.submitted_at = timezone.now()
         locked.simulated = locked.simulated or simulated
         locked.result_draft = None
-        locked.save(update_fields=["submitted_record", "status", "submitted_by", "submitted_at", "simulated", "result_draft"])
+        locked.save(
+            update_fields=["submitted_record", "status", "submitted_by", "submitted_at", "simulated", "result_draft"]
+        )
         needs_confirmation = rules["results_need_confirmation"] and not simulated and not is_master_of(actor, locked)
         if not needs_confirmation:
             _apply_sequence(locked, actor=actor)
@@ -302,7 +354,11 @@ def match_submit_result(
 def match_confirm(*, match: Match, actor) -> Match:
     """An opponent or the master confirms a submitted result: the post-game sequence runs (once)."""
     with transaction.atomic():
-        locked = Match.objects.select_for_update(of=("self",)).select_related("league", "season", "challenge").get(pk=match.pk)
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("league", "season", "challenge")
+            .get(pk=match.pk)
+        )
         if locked.sequence_applied_at is not None:
             return locked  # already applied: confirming twice is harmless
         if locked.status != Match.Status.SUBMITTED:
@@ -333,6 +389,7 @@ def match_reject(*, match: Match, actor, reason: str = "") -> Match:
 
 # --- the post-game sequence -----------------------------------------------------------------------
 
+
 def _apply_sequence(match: Match, *, actor) -> None:
     """Revenue, ronin upkeep, downtime, XP and advancement rolls, in the rulebook's order.
 
@@ -345,7 +402,9 @@ def _apply_sequence(match: Match, *, actor) -> None:
     data = match.submitted_record
     record = record_from_json(data)
     upkeep = {int(k): v for k, v in (data.get("upkeep") or {}).items()}
-    entered_faces = {int(k): v for k, v in (data.get("downtime_faces") or {}).items()} if data.get("downtime_faces") else None
+    entered_faces = (
+        {int(k): v for k, v in (data.get("downtime_faces") or {}).items()} if data.get("downtime_faces") else None
+    )
     sides = {s.team_id: s for s in match.sides.select_related("team").all()}
     ninjas = {
         n.pk: n
@@ -367,14 +426,27 @@ def _apply_sequence(match: Match, *, actor) -> None:
         for nr in team_record.ninjas:
             row = roster[nr.ninja_id]
             xp = rules_league.match_xp(
-                nr.injuries, nr.chunin_stuns, nr.reveals, nr.all_star_awards,
+                nr.injuries,
+                nr.chunin_stuns,
+                nr.reveals,
+                nr.all_star_awards,
                 sum(challenge_xp.get(k, 0) * v for k, v in nr.challenge_feats.items()),
-                is_chunin=row["is_chunin"], is_hero=row["kind"] == "hero", is_ronin=row["is_ronin"],
+                is_chunin=row["is_chunin"],
+                is_hero=row["kind"] == "hero",
+                is_ronin=row["is_ronin"],
             ).total
             match_ninjas[nr.ninja_id] = MatchNinja(
-                side=side, ninja_id=nr.ninja_id, name=row["name"], played=nr.played, injuries=nr.injuries,
-                chunin_stuns=nr.chunin_stuns, reveals=nr.reveals, challenge_feats=nr.challenge_feats,
-                in_healing_house=nr.in_healing_house, all_star_awards=nr.all_star_awards, xp_gained=xp,
+                side=side,
+                ninja_id=nr.ninja_id,
+                name=row["name"],
+                played=nr.played,
+                injuries=nr.injuries,
+                chunin_stuns=nr.chunin_stuns,
+                reveals=nr.reveals,
+                challenge_feats=nr.challenge_feats,
+                in_healing_house=nr.in_healing_house,
+                all_star_awards=nr.all_star_awards,
+                xp_gained=xp,
             )
     MatchNinja.objects.bulk_create(match_ninjas.values())
 
@@ -383,20 +455,43 @@ def _apply_sequence(match: Match, *, actor) -> None:
         team = side.team
         shojo_hh = any(
             mn.in_healing_house and ninjas[nid].profile.slug == "shojo"
-            for nid, mn in match_ninjas.items() if mn.side_id == side.pk
+            for nid, mn in match_ninjas.items()
+            if mn.side_id == side.pk
         )
         breakdown = rules_league.revenue(
-            side.outcome, win=revenue_rates["win"], loss=revenue_rates["loss"], draw=revenue_rates["draw"],
-            underdog_koban=side.bonus_koban, shojo_in_healing_house=shojo_hh,
+            side.outcome,
+            win=revenue_rates["win"],
+            loss=revenue_rates["loss"],
+            draw=revenue_rates["draw"],
+            underdog_koban=side.bonus_koban,
+            shojo_in_healing_house=shojo_hh,
         )
-        treasury_post(team=team, amount=revenue_rates[side.outcome], reason=TreasuryEntry.Reason.REVENUE, match=match,
-                      note=f"{side.get_outcome_display()} the game", actor=actor)
+        treasury_post(
+            team=team,
+            amount=revenue_rates[side.outcome],
+            reason=TreasuryEntry.Reason.REVENUE,
+            match=match,
+            note=f"{side.get_outcome_display()} the game",
+            actor=actor,
+        )
         if side.bonus_koban:
-            treasury_post(team=team, amount=side.bonus_koban, reason=TreasuryEntry.Reason.UNDERDOG, match=match,
-                          note=f"Rating {side.rating} against a higher-rated team", actor=actor)
+            treasury_post(
+                team=team,
+                amount=side.bonus_koban,
+                reason=TreasuryEntry.Reason.UNDERDOG,
+                match=match,
+                note=f"Rating {side.rating} against a higher-rated team",
+                actor=actor,
+            )
         if shojo_hh:
-            treasury_post(team=team, amount=rules_league.SHREWD_NEGOTIATOR_KOBAN, reason=TreasuryEntry.Reason.SHOJO,
-                          match=match, note="Shojo ended the game in the Healing House", actor=actor)
+            treasury_post(
+                team=team,
+                amount=rules_league.SHREWD_NEGOTIATOR_KOBAN,
+                reason=TreasuryEntry.Reason.SHOJO,
+                match=match,
+                note="Shojo ended the game in the Healing House",
+                actor=actor,
+            )
         side.koban_earned = breakdown.total
     MatchTeam.objects.bulk_update(sides.values(), ["points", "outcome", "koban_earned"])
 
@@ -421,14 +516,22 @@ def _apply_sequence(match: Match, *, actor) -> None:
                 ninja.status = Ninja.Status.RELEASED
                 ninja.released_at = now
                 ninja.release_reason = (
-                    "Released: the treasury could not cover the upkeep" if forced else "Released instead of paying upkeep"
+                    "Released: the treasury could not cover the upkeep"
+                    if forced
+                    else "Released instead of paying upkeep"
                 )
                 released.add(ninja.pk)
                 dirty.add(ninja.pk)
             decisions.append(UpkeepDecision(match=match, ninja=ninja, fee=fee, paid=paid, forced_release=forced))
         if paid_total:
-            treasury_post(team=side.team, amount=-paid_total, reason=TreasuryEntry.Reason.UPKEEP, match=match,
-                          note="Ronin upkeep: " + ", ".join(paid_names), actor=actor)
+            treasury_post(
+                team=side.team,
+                amount=-paid_total,
+                reason=TreasuryEntry.Reason.UPKEEP,
+                match=match,
+                note="Ronin upkeep: " + ", ".join(paid_names),
+                actor=actor,
+            )
     UpkeepDecision.objects.bulk_create(decisions)
 
     # 4. Availability moves on: this game counts as one missed game; a Healing House start is used up.
@@ -449,31 +552,53 @@ def _apply_sequence(match: Match, *, actor) -> None:
     water_xp: dict[int, int] = {}
     downtime_rows: list[DowntimeResult] = []
     for side in sides.values():
-        hh = [nid for nid, mn in match_ninjas.items() if mn.side_id == side.pk and mn.in_healing_house and nid not in released]
+        hh = [
+            nid
+            for nid, mn in match_ninjas.items()
+            if mn.side_id == side.pk and mn.in_healing_house and nid not in released
+        ]
         outcomes: dict[int, rules_league.DowntimeOutcome] = {}
         for nid in hh:
             if entered_faces is not None:
                 outcome = rules_league.downtime_effect(entered_faces[nid])
             else:
                 outcome = rules_league.roll_downtime(rng=rng)
-            dice.append(DiceRoll(match=match, ninja_id=nid, purpose=DiceRoll.Purpose.DOWNTIME,
-                                 faces=[outcome.face.value], entered_by_player=entered_faces is not None))
+            dice.append(
+                DiceRoll(
+                    match=match,
+                    ninja_id=nid,
+                    purpose=DiceRoll.Purpose.DOWNTIME,
+                    faces=[outcome.face.value],
+                    entered_by_player=entered_faces is not None,
+                )
+            )
             outcomes[nid] = outcome
         spared_by = _spirit_spares(outcomes)
         for nid in hh:
             outcome = outcomes[nid]
             ninja = ninjas[nid]
             if nid in spared_by:
-                downtime_rows.append(DowntimeResult(
-                    match=match, ninja=ninja, face=outcome.face.value, spared_by_id=spared_by[nid],
-                    effect=f"Rolled {outcome.face.value}, but spared by a Spirit: plays as normal",
-                ))
+                downtime_rows.append(
+                    DowntimeResult(
+                        match=match,
+                        ninja=ninja,
+                        face=outcome.face.value,
+                        spared_by_id=spared_by[nid],
+                        effect=f"Rolled {outcome.face.value}, but spared by a Spirit: plays as normal",
+                    )
+                )
                 continue
-            downtime_rows.append(DowntimeResult(
-                match=match, ninja=ninja, face=outcome.face.value, misses_games=outcome.misses_games,
-                starts_in_healing_house=outcome.starts_in_healing_house, xp_bonus=outcome.xp_bonus,
-                effect=_downtime_text(outcome),
-            ))
+            downtime_rows.append(
+                DowntimeResult(
+                    match=match,
+                    ninja=ninja,
+                    face=outcome.face.value,
+                    misses_games=outcome.misses_games,
+                    starts_in_healing_house=outcome.starts_in_healing_house,
+                    xp_bonus=outcome.xp_bonus,
+                    effect=_downtime_text(outcome),
+                )
+            )
             if outcome.misses_games:
                 ninja.misses_games = max(ninja.misses_games, outcome.misses_games)
                 dirty.add(nid)
@@ -494,7 +619,9 @@ def _apply_sequence(match: Match, *, actor) -> None:
         is_hero = ninja.profile.kind in ("hero", "ronin")
         bonus = 0 if is_hero else water_xp.get(nid, 0)
         if mn.xp_gained:
-            xp_events.append(XpEvent(ninja=ninja, match=match, amount=mn.xp_gained, reason="Feats and awards in the match"))
+            xp_events.append(
+                XpEvent(ninja=ninja, match=match, amount=mn.xp_gained, reason="Feats and awards in the match")
+            )
         if bonus:
             xp_events.append(XpEvent(ninja=ninja, match=match, amount=bonus, reason="Downtime: Water"))
         total = mn.xp_gained + bonus
@@ -537,7 +664,7 @@ def _after_confirm(match_id: int) -> None:
         return
     try:
         hook(Match.objects.get(pk=match_id))
-    except Exception:  # noqa: BLE001 - logged; the result itself stands
+    except Exception:
         logger.exception("after-confirm hook failed for match %s", match_id)
 
 
@@ -579,12 +706,15 @@ def _downtime_text(outcome: rules_league.DowntimeOutcome) -> str:
 
 # --- advancements --------------------------------------------------------------------------------
 
+
 def advancement_options_for(roll: AdvancementRoll) -> list[rules_league.AdvancementOption]:
     ninja = roll.ninja
     line = team_selectors.ninja_line(ninja)
     categories = dict(Keyword.objects.values_list("name", "category"))
     return rules_league.advancement_options(
-        roll.faces, affinities=line.affinities, current_keywords=line.base_keywords + line.gained_keywords,
+        roll.faces,
+        affinities=line.affinities,
+        current_keywords=line.base_keywords + line.gained_keywords,
         keyword_categories=categories,
     )
 
@@ -609,15 +739,22 @@ def advancement_enter_faces(*, roll: AdvancementRoll, faces: Sequence[str], acto
         locked.faces = list(faces)
         locked.save(update_fields=["faces"])
         if locked.match_id:
-            DiceRoll.objects.create(match_id=locked.match_id, ninja_id=locked.ninja_id, purpose=DiceRoll.Purpose.ADVANCEMENT,
-                                    faces=list(faces), entered_by_player=True)
+            DiceRoll.objects.create(
+                match_id=locked.match_id,
+                ninja_id=locked.ninja_id,
+                purpose=DiceRoll.Purpose.ADVANCEMENT,
+                faces=list(faces),
+                entered_by_player=True,
+            )
     return locked
 
 
 def advancement_choose(*, roll: AdvancementRoll, choice: str, actor=None) -> Advancement:
     """Take one option of a pending advancement roll (each chosen advancement is +1 team rating)."""
     with transaction.atomic():
-        locked = AdvancementRoll.objects.select_for_update(of=("self",)).select_related("ninja__profile").get(pk=roll.pk)
+        locked = (
+            AdvancementRoll.objects.select_for_update(of=("self",)).select_related("ninja__profile").get(pk=roll.pk)
+        )
         if locked.status != AdvancementRoll.Status.PENDING:
             raise ValidationError("This advancement roll has already been used.")
         if not locked.faces:
@@ -629,12 +766,18 @@ def advancement_choose(*, roll: AdvancementRoll, choice: str, actor=None) -> Adv
         if option is None:
             raise ValidationError("That is not one of this roll's options.")
         if option.kind == "keyword":
-            adv = Advancement(ninja=locked.ninja, kind=Advancement.Kind.KEYWORD,
-                              keyword=Keyword.objects.get(name=option.keyword), roll=locked)
+            adv = Advancement(
+                ninja=locked.ninja,
+                kind=Advancement.Kind.KEYWORD,
+                keyword=Keyword.objects.get(name=option.keyword),
+                roll=locked,
+            )
         elif option.kind == "attribute":
             adv = Advancement(ninja=locked.ninja, kind=option.attribute, roll=locked)
         else:
-            adv = Advancement(ninja=locked.ninja, kind=Advancement.Kind.AFFINITY, affinity=option.affinity.value, roll=locked)
+            adv = Advancement(
+                ninja=locked.ninja, kind=Advancement.Kind.AFFINITY, affinity=option.affinity.value, roll=locked
+            )
         adv.save()
         locked.status = AdvancementRoll.Status.CHOSEN
         locked.save(update_fields=["status"])
@@ -643,19 +786,25 @@ def advancement_choose(*, roll: AdvancementRoll, choice: str, actor=None) -> Adv
 
 # --- voiding -------------------------------------------------------------------------------------
 
+
 def void_refusal(match: Match) -> str | None:
     """Why this result cannot be voided (None when it can)."""
     if match.status != Match.Status.CONFIRMED:
         return "Only a confirmed result can be voided."
     for side in match.sides.select_related("team"):
         later = (
-            MatchTeam.objects.filter(team_id=side.team_id, match__status__in=[Match.Status.CONFIRMED, Match.Status.SUBMITTED])
+            MatchTeam.objects.filter(
+                team_id=side.team_id, match__status__in=[Match.Status.CONFIRMED, Match.Status.SUBMITTED]
+            )
             .filter(match__sequence_applied_at__gt=match.sequence_applied_at)
             .exclude(match=match)
         )
-        if later.exists() or MatchTeam.objects.filter(
-            team_id=side.team_id, match__status=Match.Status.SUBMITTED
-        ).exclude(match=match).exists():
+        if (
+            later.exists()
+            or MatchTeam.objects.filter(team_id=side.team_id, match__status=Match.Status.SUBMITTED)
+            .exclude(match=match)
+            .exists()
+        ):
             return f"{side.team.name} has played since; only a team's most recent result can be voided."
     return None
 
@@ -672,10 +821,18 @@ def match_void(*, match: Match, actor, reason: str) -> Match:
         if refusal:
             raise ValidationError(refusal)
         # Treasury: one compensating row per ledger row of the match.
-        for entry in list(TreasuryEntry.objects.filter(match=locked).exclude(reason=TreasuryEntry.Reason.VOID).order_by("id")):
+        for entry in list(
+            TreasuryEntry.objects.filter(match=locked).exclude(reason=TreasuryEntry.Reason.VOID).order_by("id")
+        ):
             try:
-                treasury_post(team=entry.team, amount=-entry.amount, reason=TreasuryEntry.Reason.VOID, match=locked,
-                              note=f"Reverses: {entry.get_reason_display()}", actor=actor)
+                treasury_post(
+                    team=entry.team,
+                    amount=-entry.amount,
+                    reason=TreasuryEntry.Reason.VOID,
+                    match=locked,
+                    note=f"Reverses: {entry.get_reason_display()}",
+                    actor=actor,
+                )
             except ValidationError as exc:
                 raise ValidationError(
                     f"{entry.team.name} has spent the koban since; the result cannot be voided without a correction first."
@@ -695,7 +852,9 @@ def match_void(*, match: Match, actor, reason: str) -> Match:
                     misses_games=row["misses_games"], starts_in_healing_house=row["starts_in_healing_house"]
                 )
         for decision in UpkeepDecision.objects.filter(match=locked, paid=False):
-            Ninja.objects.filter(pk=decision.ninja_id).update(status=Ninja.Status.ACTIVE, released_at=None, release_reason="")
+            Ninja.objects.filter(pk=decision.ninja_id).update(
+                status=Ninja.Status.ACTIVE, released_at=None, release_reason=""
+            )
         locked.status = Match.Status.VOIDED
         locked.voided_at = timezone.now()
         locked.void_reason = reason.strip()[:200]

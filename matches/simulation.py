@@ -21,6 +21,7 @@ Determinism: the match's stored seed drives everything. The simulator plays with
 for any match (matches.services). A job derives each match's seed from its own seed and the match
 id, and each generated round's schedule seed from its seed and the round.
 """
+
 from __future__ import annotations
 
 import random
@@ -93,6 +94,7 @@ RANGED_PREFERENCE = ("Ranged Master", "Accurate")
 
 # --- converting at the edge ----------------------------------------------------------------------
 
+
 @lru_cache(maxsize=1)
 def _catalog_profiles() -> dict[str, Mapping[str, Any]]:
     """Catalog entries by slug (profiles and ronin), for what the kick-off snapshot does not hold
@@ -136,10 +138,15 @@ def sim_challenge(challenge: Challenge) -> engine.SimChallenge:
     known = engine.CHALLENGES.get(challenge.slug)
     if known is not None:
         return known
-    return engine.SimChallenge.from_catalog({
-        "slug": challenge.slug, "name": challenge.name, "ninjas_allowed": challenge.ninjas_allowed,
-        "rounds": challenge.rounds, "xp_awards": [{"key": a.key} for a in challenge.xp_awards.all()],
-    })
+    return engine.SimChallenge.from_catalog(
+        {
+            "slug": challenge.slug,
+            "name": challenge.name,
+            "ninjas_allowed": challenge.ninjas_allowed,
+            "rounds": challenge.rounds,
+            "xp_awards": [{"key": a.key} for a in challenge.xp_awards.all()],
+        }
+    )
 
 
 def underdog_for(sides: Sequence[MatchTeam]) -> list[rules_league.UnderdogBonus]:
@@ -147,8 +154,11 @@ def underdog_for(sides: Sequence[MatchTeam]) -> list[rules_league.UnderdogBonus]
     top = max((s.rating or 0) for s in sides)
     return [
         rules_league.UnderdogBonus(
-            rating=side.rating or 0, difference=top - (side.rating or 0), reroll_tokens=side.reroll_tokens,
-            moon_power_tokens=side.moon_power_tokens, extra_all_star_awards=side.extra_all_stars,
+            rating=side.rating or 0,
+            difference=top - (side.rating or 0),
+            reroll_tokens=side.reroll_tokens,
+            moon_power_tokens=side.moon_power_tokens,
+            extra_all_star_awards=side.extra_all_stars,
             bonus_koban=side.bonus_koban,
         )
         for side in sides
@@ -161,6 +171,7 @@ def derived_seed(seed: int, what: str) -> int:
 
 
 # --- the post-game policy ------------------------------------------------------------------------
+
 
 def upkeep_policy(*, sides: Sequence[MatchTeam], record: MatchRecord, rules: Mapping[str, Any]) -> dict[int, str]:
     """Pay each ronin (roster order) while the treasury after this game's revenue covers its fee;
@@ -187,7 +198,10 @@ def upkeep_policy(*, sides: Sequence[MatchTeam], record: MatchRecord, rules: Map
 
 
 def choose_advancement(
-    options: Sequence[rules_league.AdvancementOption], *, affinities: Iterable[str], ranged: bool = False,
+    options: Sequence[rules_league.AdvancementOption],
+    *,
+    affinities: Iterable[str],
+    ranged: bool = False,
 ) -> rules_league.AdvancementOption:
     """The policy's pick among an advancement roll's options:
 
@@ -225,8 +239,11 @@ def _auto_advance(ninja_ids: Iterable[int]) -> list[dict[str, Any]]:
     """Take every pending advancement roll (dice rolled) of these models by the policy, in bulk:
     a fixed number of queries however many rolls there are. Returns what was chosen."""
     rolls = [
-        r for r in AdvancementRoll.objects.filter(
-            ninja_id__in=list(ninja_ids), status=AdvancementRoll.Status.PENDING, ninja__status=Ninja.Status.ACTIVE,
+        r
+        for r in AdvancementRoll.objects.filter(
+            ninja_id__in=list(ninja_ids),
+            status=AdvancementRoll.Status.PENDING,
+            ninja__status=Ninja.Status.ACTIVE,
         ).order_by("ninja_id", "id")
         if r.faces
     ]
@@ -235,7 +252,9 @@ def _auto_advance(ninja_ids: Iterable[int]) -> list[dict[str, Any]]:
     ninjas = (
         Ninja.objects.filter(pk__in={r.ninja_id for r in rolls})
         .select_related("profile")
-        .prefetch_related("profile__keywords", Prefetch("advancements", queryset=Advancement.objects.select_related("keyword")))
+        .prefetch_related(
+            "profile__keywords", Prefetch("advancements", queryset=Advancement.objects.select_related("keyword"))
+        )
         .in_bulk()
     )
     keyword_rows = {k.name: k for k in Keyword.objects.only("id", "name", "category")}
@@ -253,28 +272,43 @@ def _auto_advance(ninja_ids: Iterable[int]) -> list[dict[str, Any]]:
     for roll in rolls:
         affinities, keywords = state[roll.ninja_id]
         options = rules_league.advancement_options(
-            roll.faces, affinities=affinities, current_keywords=keywords, keyword_categories=categories,
+            roll.faces,
+            affinities=affinities,
+            current_keywords=keywords,
+            keyword_categories=categories,
         )
         ranged = bool(_catalog_profiles().get(ninjas[roll.ninja_id].profile.slug, {}).get("ranged"))
         option = choose_advancement(options, affinities=affinities, ranged=ranged)
         if option.kind == "keyword":
-            made.append(Advancement(ninja_id=roll.ninja_id, kind=Advancement.Kind.KEYWORD,
-                                    keyword=keyword_rows[option.keyword], roll=roll))
+            made.append(
+                Advancement(
+                    ninja_id=roll.ninja_id,
+                    kind=Advancement.Kind.KEYWORD,
+                    keyword=keyword_rows[option.keyword],
+                    roll=roll,
+                )
+            )
             keywords.add(option.keyword)
         elif option.kind == "attribute":
             made.append(Advancement(ninja_id=roll.ninja_id, kind=option.attribute, roll=roll))
         else:
-            made.append(Advancement(ninja_id=roll.ninja_id, kind=Advancement.Kind.AFFINITY,
-                                    affinity=option.affinity.value, roll=roll))
+            made.append(
+                Advancement(
+                    ninja_id=roll.ninja_id, kind=Advancement.Kind.AFFINITY, affinity=option.affinity.value, roll=roll
+                )
+            )
             affinities.append(option.affinity.value)
         roll.status = AdvancementRoll.Status.CHOSEN
-        chosen.append({"ninja": roll.ninja_id, "roll": roll.pk, "faces": roll.faces, "choice": services.option_key(option)})
+        chosen.append(
+            {"ninja": roll.ninja_id, "roll": roll.pk, "faces": roll.faces, "choice": services.option_key(option)}
+        )
     Advancement.objects.bulk_create(made)
     AdvancementRoll.objects.bulk_update(rolls, ["status"])
     return chosen
 
 
 # --- one match -----------------------------------------------------------------------------------
+
 
 def _dice_summary(dice: Sequence[engine.DiceRecord]) -> dict[str, Any]:
     summary: dict[str, Any] = {}
@@ -296,7 +330,12 @@ def _pick_challenge(match: Match) -> Challenge:
 
 
 def simulate_match(
-    *, match: Match, seed: int | None = None, actor=None, policy: str = AUTO, job: SimulationJob | None = None,
+    *,
+    match: Match,
+    seed: int | None = None,
+    actor=None,
+    policy: str = AUTO,
+    job: SimulationJob | None = None,
 ) -> SimulationRun | None:
     """Simulate a scheduled fixture and apply its post-game sequence; None when there is nothing
     to do (the match is already played, submitted or voided: simulating twice is a no-op).
@@ -311,7 +350,9 @@ def simulate_match(
     started = time.perf_counter()
     with transaction.atomic():
         locked = (
-            Match.objects.select_for_update(of=("self",)).select_related("league", "season", "challenge").get(pk=match.pk)
+            Match.objects.select_for_update(of=("self",))
+            .select_related("league", "season", "challenge")
+            .get(pk=match.pk)
         )
         if locked.status != Match.Status.SCHEDULED:
             return None
@@ -330,7 +371,9 @@ def simulate_match(
         services.match_kick_off(match=locked)
         sides = list(locked.sides.select_related("team").order_by("slot"))
         result = engine.simulate_match(
-            sim_teams(sides), sim_challenge(locked.challenge), rng=random.Random(f"{locked.seed}:simulation"),
+            sim_teams(sides),
+            sim_challenge(locked.challenge),
+            rng=random.Random(f"{locked.seed}:simulation"),
             underdog=underdog_for(sides),
         )
         record = result.record
@@ -340,8 +383,13 @@ def simulate_match(
         if policy == AUTO:
             advancements = _auto_advance(row["id"] for side in sides for row in side.roster_snapshot or [])
         run = SimulationRun.objects.create(
-            match=locked, job=job, seed=locked.seed, policy=policy, rounds_played=result.rounds_played,
-            ended_early=result.ended_early, log=list(result.log),
+            match=locked,
+            job=job,
+            seed=locked.seed,
+            policy=policy,
+            rounds_played=result.rounds_played,
+            ended_early=result.ended_early,
+            log=list(result.log),
             dice=[[d.round, d.kind, d.model, list(d.faces)] for d in result.dice],
             dice_summary=_dice_summary(result.dice),
             decisions={"upkeep": {str(k): v for k, v in upkeep.items()}, "advancements": advancements},
@@ -376,8 +424,14 @@ def default_weekly_rounds(season: Season) -> int:
 
 
 def simulation_request(
-    *, actor, scope: str, policy: str = AUTO, match: Match | None = None, season: Season | None = None,
-    max_rounds: int | None = None, seed: int | None = None,
+    *,
+    actor,
+    scope: str,
+    policy: str = AUTO,
+    match: Match | None = None,
+    season: Season | None = None,
+    max_rounds: int | None = None,
+    seed: int | None = None,
 ) -> tuple[SimulationJob, bool]:
     """Record the master's request; the caller dispatches :func:`matches.tasks.simulation_job_task`
     after commit when the job is new. Asking again while a job for the same fixture (or season) is
@@ -398,15 +452,21 @@ def simulation_request(
                 return existing, False
             if match.status != Match.Status.SCHEDULED:
                 raise ValidationError(f"This match is already {match.get_status_display().lower()}.")
-            fields = {"league_id": match.league_id, "season_id": match.season_id, "match": match,
-                      "round_number": match.round_number}
+            fields = {
+                "league_id": match.league_id,
+                "season_id": match.season_id,
+                "match": match,
+                "round_number": match.round_number,
+            }
         else:
             if season is None:
                 raise ValidationError("Which season?")
             season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
             if not is_league_master(actor, season.league):
                 raise PermissionDenied("Only the league's ninja master may simulate the season.")
-            existing = SimulationJob.objects.filter(season=season, scope__in=["round", "season"], status__in=OPEN).first()
+            existing = SimulationJob.objects.filter(
+                season=season, scope__in=["round", "season"], status__in=OPEN
+            ).first()
             if existing is not None:
                 return existing, False
             if season.is_finished:
@@ -422,8 +482,12 @@ def simulation_request(
         try:
             with transaction.atomic():
                 job = SimulationJob.objects.create(
-                    scope=scope, policy=policy, seed=secrets.randbits(62) if seed is None else seed,
-                    task_id=str(uuid.uuid4()), requested_by=actor if getattr(actor, "pk", None) else None, **fields,
+                    scope=scope,
+                    policy=policy,
+                    seed=secrets.randbits(62) if seed is None else seed,
+                    task_id=str(uuid.uuid4()),
+                    requested_by=actor if getattr(actor, "pk", None) else None,
+                    **fields,
                 )
         except IntegrityError:  # pragma: no cover - the row locks above serialise requests
             raise ValidationError("A simulation is already running here.") from None
@@ -458,8 +522,11 @@ class _Runner:
         played = 0
         for match in matches:
             run = simulate_match(
-                match=match, seed=derived_seed(self.job.seed, f"match:{match.pk}"), actor=self.job.requested_by,
-                policy=self.job.policy, job=self.job,
+                match=match,
+                seed=derived_seed(self.job.seed, f"match:{match.pk}"),
+                actor=self.job.requested_by,
+                policy=self.job.policy,
+                job=self.job,
             )
             if run is not None:
                 played += 1
@@ -498,7 +565,10 @@ def _generate(season: Season, kind: str, round_number: int, job: SimulationJob) 
     from league import services as league_services
 
     run = league_services.schedule_request(
-        season=season, kind=kind, round_number=round_number, actor=job.requested_by,
+        season=season,
+        kind=kind,
+        round_number=round_number,
+        actor=job.requested_by,
         seed=derived_seed(job.seed, f"schedule:{kind}:{round_number}"),
     )
     run = league_services.schedule_generate(run_id=run.pk)
@@ -558,7 +628,9 @@ def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> Simu
     job = SimulationJob.objects.select_related("season", "season__league", "match", "requested_by").get(pk=job_id)
     if job.is_finished:
         return job
-    SimulationJob.objects.filter(pk=job.pk, status=SimulationJob.Status.PENDING).update(status=SimulationJob.Status.RUNNING)
+    SimulationJob.objects.filter(pk=job.pk, status=SimulationJob.Status.PENDING).update(
+        status=SimulationJob.Status.RUNNING
+    )
     runner = _Runner(job, progress)
     note = ""
     try:
@@ -579,8 +651,12 @@ def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> Simu
         simulation_job_failed(job_id=job.pk, error="; ".join(exc.messages))
         return SimulationJob.objects.get(pk=job.pk)
     SimulationJob.objects.filter(pk=job.pk).update(
-        status=SimulationJob.Status.DONE, done=runner.done, total=runner.done, note=note[:300],
-        finished_at=timezone.now(), error="",
+        status=SimulationJob.Status.DONE,
+        done=runner.done,
+        total=runner.done,
+        note=note[:300],
+        finished_at=timezone.now(),
+        error="",
     )
     job.refresh_from_db()
     if progress is not None:

@@ -1,5 +1,6 @@
 """Forms for simulating fixtures (kept apart from the result-entry forms in matches/forms.py).
 They validate input only; the views hand cleaned data to matches.simulation."""
+
 from __future__ import annotations
 
 from crispy_forms.helper import FormHelper
@@ -8,21 +9,35 @@ from django import forms
 from league.ui import StyledSubmit
 from matches.models import SimulationJob
 
+
 class SimulateForm(forms.Form):
     """The master's simulate button, with the post-game choice policy (and, for the rest of a
     random weekly season, how many rounds the season has)."""
 
     policy = forms.ChoiceField(
-        choices=SimulationJob.Policy.choices, initial=SimulationJob.Policy.AUTO, widget=forms.RadioSelect,
+        choices=SimulationJob.Policy.choices,
+        initial=SimulationJob.Policy.AUTO,
+        widget=forms.RadioSelect,
         label="Advancement rolls",
     )
     max_rounds = forms.IntegerField(
-        min_value=1, max_value=200, required=False, label="Rounds in the season",
+        min_value=1,
+        max_value=200,
+        required=False,
+        label="Rounds in the season",
         help_text="Random weekly matchups: rounds are drawn and played until this round.",
     )
 
-    def __init__(self, *args, label: str, action: str, weekly_rounds: int | None = None, css: str = "btn-outline-primary",
-                 prefix_id: str = "sim", **kwargs):
+    def __init__(
+        self,
+        *args,
+        label: str,
+        action: str,
+        weekly_rounds: int | None = None,
+        css: str = "btn-outline-primary",
+        prefix_id: str = "sim",
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         if weekly_rounds is None:
             del self.fields["max_rounds"]

@@ -5,6 +5,7 @@ Kept apart from matches/views.py (result entry) so the two can change independen
 validates its form and calls one service; who may do it is decided by the services' permission
 helpers (the league's master only, 403 for everyone else).
 """
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -30,12 +31,16 @@ def _request_and_dispatch(request: HttpRequest, form: SimulateForm, **kwargs) ->
     """Record the job and send its task after commit (stored in the outbox if the broker is down)."""
     with transaction.atomic():
         job, created = simulation.simulation_request(
-            actor=request.user, policy=form.cleaned_data["policy"], max_rounds=form.cleaned_data.get("max_rounds"),
+            actor=request.user,
+            policy=form.cleaned_data["policy"],
+            max_rounds=form.cleaned_data.get("max_rounds"),
             **kwargs,
         )
         dispatched = None
         if created:
-            dispatched = dispatch_on_commit(simulation_job_task, args=[job.pk], task_id=job.task_id, description=str(job))
+            dispatched = dispatch_on_commit(
+                simulation_job_task, args=[job.pk], task_id=job.task_id, description=str(job)
+            )
     if dispatched is not None and dispatched.delayed:
         messages.warning(request, "The task queue is unavailable: the simulation will start as soon as it is back.")
     elif not created:
@@ -106,9 +111,16 @@ def _next_url(job: SimulationJob) -> str:
 
 def simulation_job(request: HttpRequest, pk: int) -> HttpResponse:
     job = _job(pk=pk)
-    return render(request, "matches/simulation_job.html", {
-        "job": job, "season": job.season, "league": job.league, "next_url": _next_url(job),
-    })
+    return render(
+        request,
+        "matches/simulation_job.html",
+        {
+            "job": job,
+            "season": job.season,
+            "league": job.league,
+            "next_url": _next_url(job),
+        },
+    )
 
 
 def simulation_status(request: HttpRequest, task_id: str) -> JsonResponse:
@@ -132,14 +144,16 @@ def simulation_status(request: HttpRequest, task_id: str) -> JsonResponse:
     if job.status == SimulationJob.Status.RUNNING and state == "STARTED" and total:
         state = "PROGRESS"
     percent = 100 if state == "SUCCESS" else (min(100, int(100 * done / total)) if total else 0)
-    return JsonResponse({
-        "task_id": task_id,
-        "state": state,
-        "done": done,
-        "total": total,
-        "percent": percent,
-        "ready": state in ("SUCCESS", "FAILURE"),
-        "error": job.error,
-        "note": job.note,
-        "next_url": _next_url(job),
-    })
+    return JsonResponse(
+        {
+            "task_id": task_id,
+            "state": state,
+            "done": done,
+            "total": total,
+            "percent": percent,
+            "ready": state in ("SUCCESS", "FAILURE"),
+            "error": job.error,
+            "note": job.note,
+            "next_url": _next_url(job),
+        }
+    )

@@ -5,6 +5,7 @@ The service behind the task is idempotent (a finished job returns at once; each 
 transaction and a played match is skipped), so the task is acknowledged late and may be redelivered
 or retried: it carries on where it stopped.
 """
+
 from __future__ import annotations
 
 from celery import shared_task
@@ -26,5 +27,11 @@ def simulation_job_task(self, job_id: int) -> dict:
     except Exception as exc:  # a bug must not leave the job "running" (it would block new requests)
         simulation.simulation_job_failed(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
         raise
-    return {"job": job.pk, "status": job.status, "done": job.done, "total": job.total, "error": job.error,
-            "note": job.note}
+    return {
+        "job": job.pk,
+        "status": job.status,
+        "done": job.done,
+        "total": job.total,
+        "error": job.error,
+        "note": job.note,
+    }

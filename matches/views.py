@@ -20,7 +20,7 @@ def _get_match(pk: int) -> Match:
     try:
         return selectors.match_for_page(pk)
     except Match.DoesNotExist:
-        raise Http404("No such match")
+        raise Http404("No such match") from None
 
 
 def _errors(exc: ValidationError) -> list[str]:
@@ -54,8 +54,12 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
     if match.kicked_off_at:
         sides = [(side, side.roster_snapshot or [], side.rating, None) for side in match.sides.all()]
         bonuses = [
-            {"reroll_tokens": s.reroll_tokens, "moon_power_tokens": s.moon_power_tokens,
-             "extra_all_star_awards": s.extra_all_stars, "bonus_koban": s.bonus_koban}
+            {
+                "reroll_tokens": s.reroll_tokens,
+                "moon_power_tokens": s.moon_power_tokens,
+                "extra_all_star_awards": s.extra_all_stars,
+                "bonus_koban": s.bonus_koban,
+            }
             for s, *_ in sides
         ]
     else:
@@ -69,14 +73,25 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
             )
         ]
     rows = [
-        {"side": side, "roster": roster, "rating": rating, "bonus": bonus,
-         "available": [r for r in roster if r["available"]], "absent": [r for r in roster if not r["available"]]}
+        {
+            "side": side,
+            "roster": roster,
+            "rating": rating,
+            "bonus": bonus,
+            "available": [r for r in roster if r["available"]],
+            "absent": [r for r in roster if not r["available"]],
+        }
         for (side, roster, rating, _), bonus in zip(sides, bonuses, strict=True)
     ]
-    return render(request, "matches/presheet.html", {
-        "match": match, "rows": rows,
-        "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
-    })
+    return render(
+        request,
+        "matches/presheet.html",
+        {
+            "match": match,
+            "rows": rows,
+            "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
+        },
+    )
 
 
 @login_required
@@ -98,7 +113,10 @@ def _result_form(request, match, data=None):
     rules = services.house_rules_for(match)
     awards = [(a.key, a.feat, a.xp) for a in match.challenge.xp_awards.all()] if match.challenge_id else []
     return ResultForm(
-        data, match=match, sides=list(match.sides.all()), award_keys=awards,
+        data,
+        match=match,
+        sides=list(match.sides.all()),
+        award_keys=awards,
         entered_dice=rules["dice_mode"] == HouseRules.DiceMode.ENTERED,
     )
 
@@ -129,8 +147,9 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
         if form.is_valid():
             record, upkeep, faces = form.to_record()
             try:
-                services.match_submit_result(match=match, record=record, actor=request.user, upkeep=upkeep,
-                                             downtime_faces=faces)
+                services.match_submit_result(
+                    match=match, record=record, actor=request.user, upkeep=upkeep, downtime_faces=faces
+                )
             except ValidationError as exc:
                 for message in _errors(exc):
                     form.add_error(None, message)
@@ -144,7 +163,9 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         draft = match.result_draft or {}
         if "rejected_record" in draft:
-            messages.warning(request, "The last result was rejected" + (f": {draft['reason']}" if draft.get("reason") else "."))
+            messages.warning(
+                request, "The last result was rejected" + (f": {draft['reason']}" if draft.get("reason") else ".")
+            )
             draft = {}
         form = _result_form(request, match, draft or None)
         if draft:
@@ -193,7 +214,10 @@ def void(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def advancement_choose(request: HttpRequest, roll_pk: int) -> HttpResponse:
-    roll = get_object_or_404(AdvancementRoll.objects.select_related("ninja", "ninja__team", "ninja__team__league", "ninja__profile"), pk=roll_pk)
+    roll = get_object_or_404(
+        AdvancementRoll.objects.select_related("ninja", "ninja__team", "ninja__team__league", "ninja__profile"),
+        pk=roll_pk,
+    )
     team = roll.ninja.team
     require_manage_team(request.user, team)
     if roll.status != AdvancementRoll.Status.PENDING:
@@ -203,7 +227,9 @@ def advancement_choose(request: HttpRequest, roll_pk: int) -> HttpResponse:
         form = AdvancementFacesForm(request.POST if request.method == "POST" else None)
         if request.method == "POST" and form.is_valid():
             try:
-                services.advancement_enter_faces(roll=roll, faces=[form.cleaned_data["first"], form.cleaned_data["second"]], actor=request.user)
+                services.advancement_enter_faces(
+                    roll=roll, faces=[form.cleaned_data["first"], form.cleaned_data["second"]], actor=request.user
+                )
             except ValidationError as exc:
                 for message in _errors(exc):
                     form.add_error(None, message)

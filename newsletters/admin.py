@@ -24,10 +24,31 @@ class NewsletterAdmin(admin.ModelAdmin):
     search_fields = ("title", "league__name", "period_key")
     list_select_related = ("league",)
     readonly_fields = (
-        "league", "season", "kind", "round_number", "iso_year", "iso_week", "period_key", "sort_key", "sections",
-        "content_html", "content_text", "editorial_html", "status", "published_at", "published_by", "permalink",
-        "build_status", "build_task_id", "build_progress", "build_step", "build_error", "builds", "built_at",
-        "created_at", "updated_at",
+        "league",
+        "season",
+        "kind",
+        "round_number",
+        "iso_year",
+        "iso_week",
+        "period_key",
+        "sort_key",
+        "sections",
+        "content_html",
+        "content_text",
+        "editorial_html",
+        "status",
+        "published_at",
+        "published_by",
+        "permalink",
+        "build_status",
+        "build_task_id",
+        "build_progress",
+        "build_step",
+        "build_error",
+        "builds",
+        "built_at",
+        "created_at",
+        "updated_at",
     )
     inlines = [DeliveryInline]
 

@@ -3,6 +3,7 @@ and in mail clients that render SVG (the email also carries the figures as a sma
 
 Pure functions: series in, an SVG string out. Every label is escaped.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -11,8 +12,20 @@ from dataclasses import dataclass
 from django.utils.html import escape
 
 # Okabe–Ito colour-blind safe palette, then a few extra dark tones.
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000",
-           "#7F3C8D", "#11A579", "#3969AC", "#F2B701")
+PALETTE = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#F0E442",
+    "#000000",
+    "#7F3C8D",
+    "#11A579",
+    "#3969AC",
+    "#F2B701",
+)
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
 
 
@@ -33,7 +46,13 @@ def _nice_step(span: float, target: int = 5) -> int:
 
 
 def line_chart(
-    series: Sequence[Series], *, title: str, x_label: str, y_label: str, width: int = 600, height: int = 280,
+    series: Sequence[Series],
+    *,
+    title: str,
+    x_label: str,
+    y_label: str,
+    width: int = 600,
+    height: int = 280,
     zero_based: bool = True,
 ) -> str:
     """A line chart of integer series. Returns "" when there is nothing to draw."""
@@ -95,8 +114,10 @@ def line_chart(
             f"<title>{escape(s.name)}</title></polyline>"
         )
         for x, y in s.points:
-            out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="2.5" fill="{colour}"><title>'
-                       f"{escape(s.name)}: {y}</title></circle>")
+            out.append(
+                f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="2.5" fill="{colour}"><title>'
+                f"{escape(s.name)}: {y}</title></circle>"
+            )
         col, row = i % 3, i // 3
         lx, ly = left + col * (plot_w / 3), top + plot_h + 44 + 18 * row
         out.append(f'<rect x="{lx:.1f}" y="{ly - 9:.1f}" width="12" height="4" fill="{colour}"/>')

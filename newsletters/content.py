@@ -11,6 +11,7 @@ What counts as notable (docs/rulings.md, "Newsletters"):
 - a **ronin lost to upkeep**: released because the treasury could not cover its fee (or released
   by its player instead of paying).
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -23,11 +24,23 @@ from rules.engine import league as rules_league
 
 BRAWL_SLUG = "brawl"
 BRAWL_WINNING_SCORE = 9
-NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-                9: "nine", 10: "ten"}
+NUMBER_WORDS = {
+    0: "no",
+    1: "one",
+    2: "two",
+    3: "three",
+    4: "four",
+    5: "five",
+    6: "six",
+    7: "seven",
+    8: "eight",
+    9: "nine",
+    10: "ten",
+}
 
 
 # --- small prose helpers -------------------------------------------------------------------------
+
 
 def join_names(names: Iterable[str]) -> str:
     names = [n for n in names if n]
@@ -53,10 +66,16 @@ def level_name(rank: int) -> str:
 
 # --- challenge reports ---------------------------------------------------------------------------
 
+
 def side_fact(side: MatchTeam) -> dict:
     return {
-        "team_id": side.team_id, "team": side.team.name, "clan": side.team.clan.name, "owner": side.team.owner.username,
-        "points": side.points or 0, "outcome": side.outcome, "rating": side.rating,
+        "team_id": side.team_id,
+        "team": side.team.name,
+        "clan": side.team.clan.name,
+        "owner": side.team.owner.username,
+        "points": side.points or 0,
+        "outcome": side.outcome,
+        "rating": side.rating,
     }
 
 
@@ -86,9 +105,15 @@ def _result_sentence(match: Match, sides: Sequence[MatchTeam]) -> tuple[str, str
         a, b = ordered
         if winners:
             headline = f"{a.team.name} beat {b.team.name} {a.points}–{b.points}"
-            return headline, f"{a.team.name} ({a.team.clan.name}) beat {b.team.name} ({b.team.clan.name}) {a.points}–{b.points} in {challenge}{friendly}."
+            return (
+                headline,
+                f"{a.team.name} ({a.team.clan.name}) beat {b.team.name} ({b.team.clan.name}) {a.points}–{b.points} in {challenge}{friendly}.",
+            )
         headline = f"{a.team.name} and {b.team.name} drew {a.points}–{b.points}"
-        return headline, f"{a.team.name} ({a.team.clan.name}) and {b.team.name} ({b.team.clan.name}) drew {a.points}–{b.points} in {challenge}{friendly}."
+        return (
+            headline,
+            f"{a.team.name} ({a.team.clan.name}) and {b.team.name} ({b.team.clan.name}) drew {a.points}–{b.points} in {challenge}{friendly}.",
+        )
     others = join_names(f"{s.team.name} ({s.points})" for s in ordered[1:])
     if winners:
         headline = f"{top.team.name} win a {len(sides)}-way {match.challenge.name if match.challenge_id else 'game'}"
@@ -97,7 +122,10 @@ def _result_sentence(match: Match, sides: Sequence[MatchTeam]) -> tuple[str, str
     headline = f"{join_names(s.team.name for s in level)} share a {len(sides)}-way draw"
     rest = [s for s in ordered if s.points != top.points]
     tail = f"; {join_names(f'{s.team.name} ({s.points})' for s in rest)} trailed" if rest else ""
-    return headline, f"{join_names(s.team.name for s in level)} shared {challenge}{friendly} on {top.points} points{tail}."
+    return (
+        headline,
+        f"{join_names(s.team.name for s in level)} shared {challenge}{friendly} on {top.points} points{tail}.",
+    )
 
 
 def challenge_report(match: Match) -> dict:
@@ -115,19 +143,26 @@ def challenge_report(match: Match) -> dict:
     upset = upset_gap(sides)
     if upset:
         winner, favourite, gap = upset
-        text = (f"An upset: {winner.team.name} went in rated {gap} below {favourite.team.name} "
-                f"({winner.rating} against {favourite.rating}) and won.")
+        text = (
+            f"An upset: {winner.team.name} went in rated {gap} below {favourite.team.name} "
+            f"({winner.rating} against {favourite.rating}) and won."
+        )
         sentences.append(text)
-        notables.append({"kind": "upset", "text": text, "gap": gap, "winner": winner.team.name,
-                         "favourite": favourite.team.name})
+        notables.append(
+            {"kind": "upset", "text": text, "gap": gap, "winner": winner.team.name, "favourite": favourite.team.name}
+        )
     winners = [s for s in sides if s.outcome == MatchTeam.Outcome.WIN]
     if winners and (winners[0].points or 0) > 0 and all((s.points or 0) == 0 for s in sides if s is not winners[0]):
         losers = join_names(s.team.name for s in sides if s is not winners[0])
         text = f"A shutout: {losers} did not score."
         sentences.append(text)
         notables.append({"kind": "shutout", "text": text, "winner": winners[0].team.name})
-    if (winners and match.challenge_id and match.challenge.slug == BRAWL_SLUG
-            and (winners[0].points or 0) >= BRAWL_WINNING_SCORE):
+    if (
+        winners
+        and match.challenge_id
+        and match.challenge.slug == BRAWL_SLUG
+        and (winners[0].points or 0) >= BRAWL_WINNING_SCORE
+    ):
         text = f"{winners[0].team.name} reached nine points and won the Brawl outright."
         sentences.append(text)
         notables.append({"kind": "brawl_nine", "text": text, "winner": winners[0].team.name})
@@ -146,7 +181,9 @@ def challenge_report(match: Match) -> dict:
             best = max(side.ninjas.all(), key=lambda mn: (mn.injuries, -mn.pk))
             lead = ""
             if best.injuries >= 2:
-                lead = f", all by {best.name}" if best.injuries == total else f", {best.injuries} of them by {best.name}"
+                lead = (
+                    f", all by {best.name}" if best.injuries == total else f", {best.injuries} of them by {best.name}"
+                )
             parts.append(f"{side.team.name} inflicted {count(total, 'injury', 'injuries')}{lead}")
         sentences.append(join_names(parts) + ".")
 
@@ -172,13 +209,22 @@ def challenge_report(match: Match) -> dict:
             continue
         team = decision.ninja.team.name
         if decision.forced_release:
-            text = (f"{team} could not cover the {decision.fee}-koban upkeep of {decision.ninja.name}, "
-                    f"and the ronin was released.")
+            text = (
+                f"{team} could not cover the {decision.fee}-koban upkeep of {decision.ninja.name}, "
+                f"and the ronin was released."
+            )
         else:
             text = f"{team} released {decision.ninja.name} rather than pay {decision.fee} koban of upkeep."
         sentences.append(text)
-        notables.append({"kind": "ronin_released", "text": text, "forced": decision.forced_release,
-                         "ninja": decision.ninja.name, "team": team})
+        notables.append(
+            {
+                "kind": "ronin_released",
+                "text": text,
+                "forced": decision.forced_release,
+                "ninja": decision.ninja.name,
+                "team": team,
+            }
+        )
 
     ordered = sorted(sides, key=lambda s: s.slot)
     return {
@@ -201,6 +247,7 @@ def challenge_report(match: Match) -> dict:
 
 # --- the table -----------------------------------------------------------------------------------
 
+
 def table_section(rows: Sequence[TableRow], previous: dict | None, *, through: str) -> dict:
     """The table with movement against the previous newsletter's stored table ({"rows": [...]})."""
     before = {r["team_id"]: r["position"] for r in (previous or {}).get("rows", [])} if previous else None
@@ -215,19 +262,25 @@ def table_section(rows: Sequence[TableRow], previous: dict | None, *, through: s
             move = before[row.team.pk] - row.position
             data["movement"] = move
             data["arrow"] = "▲" if move > 0 else "▼" if move < 0 else "="
-            data["move_text"] = (f"up {move}" if move > 0 else f"down {-move}" if move < 0 else "no change")
+            data["move_text"] = f"up {move}" if move > 0 else f"down {-move}" if move < 0 else "no change"
         data["badge"] = data["arrow"] + (str(abs(data["movement"])) if data["movement"] else "")
         out.append(data)
     leader = out[0] if out and out[0]["played"] else None
     summary = ""
     if leader:
-        summary = f"{leader['team']} lead the table on {leader['points']} points after {count(leader['played'], 'game')}."
+        summary = (
+            f"{leader['team']} lead the table on {leader['points']} points after {count(leader['played'], 'game')}."
+        )
         risers = [r for r in out if (r["movement"] or 0) > 0]
         if risers:
             best = max(risers, key=lambda r: (r["movement"], -r["position"]))
             summary += f" Biggest climber: {best['team']}, up {count(best['movement'], 'place')} to {ordinal(best['position'])}."
-    return {"through": through, "rows": out, "compared_with": (previous or {}).get("title", "") if previous else "",
-            "summary": summary}
+    return {
+        "through": through,
+        "rows": out,
+        "compared_with": (previous or {}).get("title", "") if previous else "",
+        "summary": summary,
+    }
 
 
 def ordinal(n: int) -> str:
@@ -237,13 +290,17 @@ def ordinal(n: int) -> str:
 
 # --- facts and stats -----------------------------------------------------------------------------
 
+
 def top_xp_section(earners: Sequence[dict], limit: int = 5) -> dict:
     top = list(earners[:limit])
     text = ""
     if top:
         best = [e for e in top if e["xp"] == top[0]["xp"]]
-        text = f"Top XP earner{'s' if len(best) > 1 else ''}: " + join_names(
-            f"{e['ninja']} ({e['team']})" for e in best) + f" with {top[0]['xp']} XP."
+        text = (
+            f"Top XP earner{'s' if len(best) > 1 else ''}: "
+            + join_names(f"{e['ninja']} ({e['team']})" for e in best)
+            + f" with {top[0]['xp']} XP."
+        )
     return {"rows": top, "text": text}
 
 
@@ -252,8 +309,14 @@ def level_up_rows(rolls) -> tuple[list[dict], list[dict]]:
     ups, taken = [], []
     for roll in rolls:
         name, team = roll.ninja.name, roll.ninja.team.name
-        ups.append({"ninja": name, "team": team, "level": level_name(roll.level),
-                    "text": f"{name} ({team}) reached {level_name(roll.level)}"})
+        ups.append(
+            {
+                "ninja": name,
+                "team": team,
+                "level": level_name(roll.level),
+                "text": f"{name} ({team}) reached {level_name(roll.level)}",
+            }
+        )
         adv = getattr(roll, "advancement", None) if roll.status == roll.Status.CHOSEN else None
         if adv is not None:
             taken.append({"ninja": name, "team": team, "advancement": str(adv), "text": f"{name} ({team}) took {adv}"})
@@ -269,8 +332,10 @@ def injuries_section(matches: Sequence[Match], limit: int = 3) -> dict:
                 if mn.injuries:
                     by_ninja[(mn.ninja_id, mn.name, side.team.name)] += mn.injuries
                     by_team[side.team.name] += mn.injuries
-    ninjas = sorted(({"ninja": n, "team": t, "injuries": v} for (_, n, t), v in by_ninja.items()),
-                    key=lambda r: (-r["injuries"], r["ninja"]))[:limit]
+    ninjas = sorted(
+        ({"ninja": n, "team": t, "injuries": v} for (_, n, t), v in by_ninja.items()),
+        key=lambda r: (-r["injuries"], r["ninja"]),
+    )[:limit]
     teams = sorted(({"team": t, "injuries": v} for t, v in by_team.items()), key=lambda r: (-r["injuries"], r["team"]))
     text = ""
     if ninjas:
@@ -288,10 +353,20 @@ def casualties_section(matches: Sequence[Match]) -> dict:
         for result in match.downtime_results.all():
             if result.spared_by_id or not (result.misses_games or result.starts_in_healing_house):
                 continue
-            what = (f"misses the next {count(result.misses_games, 'game')}" if result.misses_games
-                    else "starts the next game in the Healing House")
-            rows.append({"ninja": result.ninja.name, "team": team_of.get(result.ninja_id, ""), "face": result.face,
-                         "misses_games": result.misses_games, "text": f"{result.ninja.name} ({team_of.get(result.ninja_id, '')}) {what}"})
+            what = (
+                f"misses the next {count(result.misses_games, 'game')}"
+                if result.misses_games
+                else "starts the next game in the Healing House"
+            )
+            rows.append(
+                {
+                    "ninja": result.ninja.name,
+                    "team": team_of.get(result.ninja_id, ""),
+                    "face": result.face,
+                    "misses_games": result.misses_games,
+                    "text": f"{result.ninja.name} ({team_of.get(result.ninja_id, '')}) {what}",
+                }
+            )
     text = f"{count(healing, 'model').capitalize()} ended a game in the Healing House." if healing else ""
     return {"healing_house": healing, "rows": rows, "text": text}
 
@@ -308,13 +383,27 @@ def ronin_section(hired: Sequence[dict], matches: Sequence[Match], released_off_
         for d in match.upkeep_decisions.all():
             if not d.paid:
                 why = "could not pay the upkeep" if d.forced_release else "released instead of paying the upkeep"
-                lost.append({"ninja": d.ninja.name, "team": d.ninja.team.name, "why": why,
-                             "text": f"{d.ninja.name} left {d.ninja.team.name} ({why})"})
+                lost.append(
+                    {
+                        "ninja": d.ninja.name,
+                        "team": d.ninja.team.name,
+                        "why": why,
+                        "text": f"{d.ninja.name} left {d.ninja.team.name} ({why})",
+                    }
+                )
     for ninja in released_off_table:
-        lost.append({"ninja": ninja.name, "team": ninja.team.name, "why": "released by the player",
-                     "text": f"{ninja.name} left {ninja.team.name} (released by the player)"})
-    hired_rows = [dict(h, text=f"{h['team']} hired {h['ninja']} for {h['koban']} koban ({h['upkeep']} upkeep a game)")
-                  for h in hired]
+        lost.append(
+            {
+                "ninja": ninja.name,
+                "team": ninja.team.name,
+                "why": "released by the player",
+                "text": f"{ninja.name} left {ninja.team.name} (released by the player)",
+            }
+        )
+    hired_rows = [
+        dict(h, text=f"{h['team']} hired {h['ninja']} for {h['koban']} koban ({h['upkeep']} upkeep a game)")
+        for h in hired
+    ]
     return {"hired": hired_rows, "lost": lost}
 
 
@@ -324,7 +413,7 @@ def clan_records(games: dict[int, list[MatchTeam]]) -> list[dict]:
     pairs: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
     for game in games.values():
         for i, a in enumerate(game):
-            for b in game[i + 1:]:
+            for b in game[i + 1 :]:
                 ca, cb = a.team.clan.name, b.team.clan.name
                 if ca == cb:
                     continue
@@ -336,8 +425,16 @@ def clan_records(games: dict[int, list[MatchTeam]]) -> list[dict]:
     rows = []
     for (ca, cb), (won, drawn, lost) in sorted(pairs.items()):
         drawn_text = f", {count(drawn, 'draw')}" if drawn else ""
-        rows.append({"clan": ca, "opponent": cb, "won": won, "drawn": drawn, "lost": lost,
-                     "text": f"{ca} {won}–{lost} {cb}{drawn_text}"})
+        rows.append(
+            {
+                "clan": ca,
+                "opponent": cb,
+                "won": won,
+                "drawn": drawn,
+                "lost": lost,
+                "text": f"{ca} {won}–{lost} {cb}{drawn_text}",
+            }
+        )
     return rows
 
 
@@ -351,19 +448,27 @@ def season_records(games: dict[int, list[MatchTeam]]) -> dict:
             if biggest_win is None or margin > biggest_win["margin"]:
                 w, r = ordered[0], ordered[1]
                 biggest_win = {
-                    "match_id": w.match_id, "margin": margin, "winner": w.team.name, "loser": r.team.name,
+                    "match_id": w.match_id,
+                    "margin": margin,
+                    "winner": w.team.name,
+                    "loser": r.team.name,
                     "round_number": w.match.round_number,
                     "text": f"Biggest win: {w.team.name} beat {r.team.name} {w.points}–{r.points}"
-                            + (f" in round {w.match.round_number}" if w.match.round_number else "") + f", by {margin}.",
+                    + (f" in round {w.match.round_number}" if w.match.round_number else "")
+                    + f", by {margin}.",
                 }
         upset = upset_gap(game)
         if upset and (biggest_upset is None or upset[2] > biggest_upset["gap"]):
             w, f, gap = upset
             biggest_upset = {
-                "match_id": w.match_id, "gap": gap, "winner": w.team.name, "favourite": f.team.name,
+                "match_id": w.match_id,
+                "gap": gap,
+                "winner": w.team.name,
+                "favourite": f.team.name,
                 "round_number": w.match.round_number,
                 "text": f"Biggest upset: {w.team.name}, rated {gap} below {f.team.name}, beat them"
-                        + (f" in round {w.match.round_number}" if w.match.round_number else "") + ".",
+                + (f" in round {w.match.round_number}" if w.match.round_number else "")
+                + ".",
             }
     return {"biggest_win": biggest_win, "biggest_upset": biggest_upset}
 
@@ -414,12 +519,24 @@ def chart_section(games: dict[int, list[MatchTeam]], season, table_rows: Sequenc
     title = "League points over the season" + note
     svg = line_chart(pts_series, title=title, x_label=x_label, y_label="Points")
     if svg:
-        charts.append({"title": title, "x_label": x_label, "svg": svg,
-                       "series": [{"name": s.name, "points": [list(p) for p in s.points]} for s in pts_series]})
+        charts.append(
+            {
+                "title": title,
+                "x_label": x_label,
+                "svg": svg,
+                "series": [{"name": s.name, "points": [list(p) for p in s.points]} for s in pts_series],
+            }
+        )
     rating_series = [Series(names.get(t, str(t)), tuple(ratings[t])) for t in shown if ratings.get(t)]
     title = "Team rating at kick-off" + note
     svg = line_chart(rating_series, title=title, x_label="Game", y_label="Rating", zero_based=False)
     if svg:
-        charts.append({"title": title, "x_label": "Game", "svg": svg,
-                       "series": [{"name": s.name, "points": [list(p) for p in s.points]} for s in rating_series]})
+        charts.append(
+            {
+                "title": title,
+                "x_label": "Game",
+                "svg": svg,
+                "series": [{"name": s.name, "points": [list(p) for p in s.points]} for s in rating_series],
+            }
+        )
     return charts

@@ -1,4 +1,5 @@
 """An Atom feed of each league's published newsletters (full content, as published)."""
+
 from __future__ import annotations
 
 from django.contrib.syndication.views import Feed

@@ -1,4 +1,5 @@
 """Forms for newsletters. They validate input only; the views hand cleaned data to the services."""
+
 from __future__ import annotations
 
 from crispy_forms.helper import FormHelper
@@ -8,6 +9,7 @@ from django.core.exceptions import ValidationError
 from league.ui import StyledSubmit
 from newsletters.models import Newsletter
 from newsletters.periods import Period
+
 
 class BuildForm(forms.Form):
     """The master asks for the newsletter of a period (a round with results, or a recent week)."""
@@ -27,6 +29,7 @@ class BuildForm(forms.Form):
         except ValidationError as exc:
             raise forms.ValidationError(exc.messages) from exc
 
+
 class EditorialForm(forms.ModelForm):
     """The master's title and editorial (Markdown). "Preview" shows it without saving."""
 
@@ -36,7 +39,7 @@ class EditorialForm(forms.ModelForm):
         widgets = {"editorial": forms.Textarea(attrs={"rows": 12})}
         help_texts = {
             "editorial": "Markdown: **bold**, *italic*, [links](https://…), lists, > quotes. "
-                         "HTML is cleaned; scripts are removed.",
+            "HTML is cleaned; scripts are removed.",
         }
 
     def __init__(self, *args, **kwargs):
@@ -44,6 +47,7 @@ class EditorialForm(forms.ModelForm):
         self.helper = FormHelper()
         self.helper.add_input(StyledSubmit("preview", "Preview", style="btn-outline-secondary"))
         self.helper.add_input(StyledSubmit("save", "Save the draft", style="btn-primary"))
+
 
 class PublishForm(forms.Form):
     send_email = forms.BooleanField(required=False, initial=True, label="Email it to every player of the league")
@@ -53,6 +57,7 @@ class PublishForm(forms.Form):
         self.fields["send_email"].help_text = f"{recipients} player{'s' if recipients != 1 else ''}, one email each."
         self.helper = FormHelper()
         self.helper.add_input(StyledSubmit("submit", "Publish", style="btn-success"))
+
 
 class ActionForm(forms.Form):
     """A single button (rebuild), still a crispy form with its CSRF token."""

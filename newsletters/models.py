@@ -7,6 +7,7 @@ then sanitized) whenever it is saved. Pages, the feed and the email show only th
 so a published newsletter reads exactly as it was published, whatever results change later, and
 the page costs the same few queries whatever the number of matches it reports.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -31,7 +32,11 @@ class Newsletter(models.Model):
 
     league = models.ForeignKey("league.League", on_delete=models.CASCADE, related_name="newsletters")
     season = models.ForeignKey(
-        "league.Season", null=True, blank=True, on_delete=models.SET_NULL, related_name="newsletters",
+        "league.Season",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="newsletters",
         help_text="The season whose table the newsletter shows",
     )
     kind = models.CharField(max_length=5, choices=Kind.choices)
@@ -39,7 +44,8 @@ class Newsletter(models.Model):
     iso_year = models.PositiveSmallIntegerField(null=True, blank=True)
     iso_week = models.PositiveSmallIntegerField(null=True, blank=True)
     period_key = models.SlugField(
-        max_length=40, help_text='The period, e.g. "season-1-round-3" or "2025-w07": unique in the league, part of the URL'
+        max_length=40,
+        help_text='The period, e.g. "season-1-round-3" or "2025-w07": unique in the league, part of the URL',
     )
     sort_key = models.PositiveIntegerField(default=0, help_text="Orders newsletters of one season and kind")
     title = models.CharField(max_length=150)

@@ -3,6 +3,7 @@
 A period is named by a key that is unique in the league and readable in a URL:
 ``season-2-round-3`` or ``2025-w07``.
 """
+
 from __future__ import annotations
 
 import datetime as dt

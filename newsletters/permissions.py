@@ -3,6 +3,7 @@
 Anyone reads a published newsletter and the feed; drafts, builds, edits and publishing belong to
 the league's ninja master.
 """
+
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied

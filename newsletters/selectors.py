@@ -10,6 +10,7 @@ The league table "as it stood at the end of the period" reuses league.selectors'
 round (or the results confirmed before the end of the week). It is computed here rather than by
 a new option on ``league.selectors.league_table``, which belongs to the league app.
 """
+
 from __future__ import annotations
 
 import datetime as dt
@@ -33,13 +34,15 @@ CONFIRMED = Match.Status.CONFIRMED
 
 # --- the period ----------------------------------------------------------------------------------
 
+
 def period_season(league: League, period: Period) -> Season | None:
     """The season whose table a newsletter shows: the round's season, or for a week the league's
     current season (the latest one when all are finished)."""
     if period.is_round:
         return Season.objects.filter(league=league, number=period.season_number).first()
-    unfinished_first = Case(When(status=Season.Status.FINISHED, then=Value(1)), default=Value(0),
-                            output_field=IntegerField())
+    unfinished_first = Case(
+        When(status=Season.Status.FINISHED, then=Value(1)), default=Value(0), output_field=IntegerField()
+    )
     return league.seasons.order_by(unfinished_first, "-number").first()
 
 
@@ -56,15 +59,19 @@ def period_match_q(league: League, period: Period, season: Season | None) -> Q:
 def period_matches(league: League, period: Period, season: Season | None) -> list[Match]:
     if period.is_round and season is None:
         return []
-    sides = MatchTeam.objects.select_related("team", "team__clan", "team__owner").prefetch_related(
-        Prefetch("ninjas", queryset=MatchNinja.objects.order_by("id"))
-    ).order_by("slot")
+    sides = (
+        MatchTeam.objects.select_related("team", "team__clan", "team__owner")
+        .prefetch_related(Prefetch("ninjas", queryset=MatchNinja.objects.order_by("id")))
+        .order_by("slot")
+    )
     return list(
         Match.objects.filter(period_match_q(league, period, season))
         .select_related("challenge", "season")
         .prefetch_related(
             Prefetch("sides", queryset=sides),
-            Prefetch("downtime_results", queryset=DowntimeResult.objects.select_related("ninja", "spared_by").order_by("id")),
+            Prefetch(
+                "downtime_results", queryset=DowntimeResult.objects.select_related("ninja", "spared_by").order_by("id")
+            ),
             Prefetch(
                 "upkeep_decisions",
                 queryset=UpkeepDecision.objects.select_related("ninja", "ninja__team").order_by("id"),
@@ -114,6 +121,7 @@ def latest_completed_round(season: Season) -> int | None:
 
 # --- the season up to the end of the period ------------------------------------------------------
 
+
 def season_sides_through(season: Season, period: Period) -> list[MatchTeam]:
     """Every side of the season's counted matches up to the end of the period, one query, in the
     order the games were played (round, then confirmation)."""
@@ -139,7 +147,9 @@ def group_by_match(sides: list[MatchTeam]) -> dict[int, list[MatchTeam]]:
 def _roster_prefetch() -> Prefetch:
     return Prefetch(
         "ninjas",
-        queryset=Ninja.objects.filter(status=Ninja.Status.ACTIVE).select_related("profile").prefetch_related("advancements"),
+        queryset=Ninja.objects.filter(status=Ninja.Status.ACTIVE)
+        .select_related("profile")
+        .prefetch_related("advancements"),
         to_attr="roster",
     )
 
@@ -159,13 +169,17 @@ def table_through(season: Season, sides: list[MatchTeam]) -> list[TableRow]:
         .prefetch_related(_roster_prefetch())
         .order_by("id")
     )
-    stats = {t.pk: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "for": 0, "against": 0, "rating": None} for t in teams}
+    stats = {
+        t.pk: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "for": 0, "against": 0, "rating": None} for t in teams
+    }
     h2h: dict[tuple[int, int], int] = defaultdict(int)
     points_for = {"win": season.points_win, "draw": season.points_draw, "loss": season.points_loss}
     for game in games.values():
         total = sum(s.points or 0 for s in game)
         for side in game:
-            row = stats.setdefault(side.team_id, {"played": 0, "won": 0, "drawn": 0, "lost": 0, "for": 0, "against": 0, "rating": None})
+            row = stats.setdefault(
+                side.team_id, {"played": 0, "won": 0, "drawn": 0, "lost": 0, "for": 0, "against": 0, "rating": None}
+            )
             row["played"] += 1
             row[{"win": "won", "draw": "drawn", "loss": "lost"}.get(side.outcome, "lost")] += 1
             row["for"] += side.points or 0
@@ -179,15 +193,24 @@ def table_through(season: Season, sides: list[MatchTeam]) -> list[TableRow]:
     for team in teams:
         s = stats[team.pk]
         rating = s["rating"] if s["rating"] is not None else rules_league.team_rating(team_snapshot(team, team.roster))
-        rows.append(TableRow(
-            team=team, played=s["played"], won=s["won"], drawn=s["drawn"], lost=s["lost"],
-            points=s["won"] * season.points_win + s["drawn"] * season.points_draw + s["lost"] * season.points_loss,
-            points_for=s["for"], points_against=s["against"], rating=rating,
-        ))
+        rows.append(
+            TableRow(
+                team=team,
+                played=s["played"],
+                won=s["won"],
+                drawn=s["drawn"],
+                lost=s["lost"],
+                points=s["won"] * season.points_win + s["drawn"] * season.points_draw + s["lost"] * season.points_loss,
+                points_for=s["for"],
+                points_against=s["against"],
+                rating=rating,
+            )
+        )
     return rank_rows(rows, season.tie_breaker_list, dict(h2h))
 
 
 # --- facts of the period -------------------------------------------------------------------------
+
 
 def xp_earners(match_ids: list[int]) -> list[dict]:
     """XP gained per model in the period's matches (feats, awards and Water downtime XP), from the
@@ -200,8 +223,13 @@ def xp_earners(match_ids: list[int]) -> list[dict]:
         .order_by("-total", "ninja__name", "ninja_id")
     )
     return [
-        {"ninja_id": r["ninja_id"], "ninja": r["ninja__name"], "team_id": r["ninja__team_id"],
-         "team": r["ninja__team__name"], "xp": r["total"]}
+        {
+            "ninja_id": r["ninja_id"],
+            "ninja": r["ninja__name"],
+            "team_id": r["ninja__team_id"],
+            "team": r["ninja__team__name"],
+            "xp": r["total"],
+        }
         for r in rows
     ]
 
@@ -236,13 +264,16 @@ def ronin_hired(team_ids: list[int], start: dt.datetime, end: dt.datetime) -> li
     paid for (same team, "Recruited <name>")."""
     ronin = {
         (n.team_id, n.name): n
-        for n in Ninja.objects.filter(team_id__in=team_ids, profile__kind="ronin", hired_at__gte=start, hired_at__lte=end)
-        .select_related("profile", "team")
+        for n in Ninja.objects.filter(
+            team_id__in=team_ids, profile__kind="ronin", hired_at__gte=start, hired_at__lte=end
+        ).select_related("profile", "team")
     }
     if not ronin:
         return []
     entries = TreasuryEntry.objects.filter(
-        team_id__in={team for team, _ in ronin}, reason=TreasuryEntry.Reason.RECRUIT, created_at__gte=start,
+        team_id__in={team for team, _ in ronin},
+        reason=TreasuryEntry.Reason.RECRUIT,
+        created_at__gte=start,
         created_at__lte=end,
     ).order_by("id")
     hired = []
@@ -250,8 +281,16 @@ def ronin_hired(team_ids: list[int], start: dt.datetime, end: dt.datetime) -> li
         name = entry.note.removeprefix("Recruited ").strip()
         ninja = ronin.pop((entry.team_id, name), None)
         if ninja is not None:
-            hired.append({"ninja": ninja.name, "profile": ninja.profile.name, "team": ninja.team.name,
-                          "team_id": ninja.team_id, "koban": -entry.amount, "upkeep": ninja.profile.upkeep or 0})
+            hired.append(
+                {
+                    "ninja": ninja.name,
+                    "profile": ninja.profile.name,
+                    "team": ninja.team.name,
+                    "team_id": ninja.team_id,
+                    "koban": -entry.amount,
+                    "upkeep": ninja.profile.upkeep or 0,
+                }
+            )
     return hired
 
 
@@ -260,8 +299,11 @@ def ronin_released_off_table(team_ids: list[int], start: dt.datetime, end: dt.da
     match's upkeep decision is reported with that match)."""
     return list(
         Ninja.objects.filter(
-            team_id__in=team_ids, profile__kind="ronin", status=Ninja.Status.RELEASED,
-            released_at__gt=start, released_at__lte=end,
+            team_id__in=team_ids,
+            profile__kind="ronin",
+            status=Ninja.Status.RELEASED,
+            released_at__gt=start,
+            released_at__lte=end,
         )
         .exclude(upkeep_decisions__paid=False)
         .select_related("team", "profile")
@@ -274,8 +316,11 @@ def previous_newsletter(newsletter: Newsletter) -> Newsletter | None:
     built table, draft or published."""
     return (
         Newsletter.objects.filter(
-            league_id=newsletter.league_id, season_id=newsletter.season_id, kind=newsletter.kind,
-            sort_key__lt=newsletter.sort_key, built_at__isnull=False,
+            league_id=newsletter.league_id,
+            season_id=newsletter.season_id,
+            kind=newsletter.kind,
+            sort_key__lt=newsletter.sort_key,
+            built_at__isnull=False,
         )
         .exclude(pk=newsletter.pk)
         .only("id", "title", "period_key", "sections", "league_id")
@@ -289,13 +334,16 @@ def recipients(league: League) -> list:
     from django.contrib.auth import get_user_model
 
     User = get_user_model()
-    owners = Team.objects.filter(league=league, entry_status=Team.EntryStatus.ACCEPTED).exclude(
-        status=Team.Status.RETIRED
-    ).values("owner_id")
+    owners = (
+        Team.objects.filter(league=league, entry_status=Team.EntryStatus.ACCEPTED)
+        .exclude(status=Team.Status.RETIRED)
+        .values("owner_id")
+    )
     return list(User.objects.filter(Q(pk__in=owners) | Q(pk=league.master_id)).order_by("id"))
 
 
 # --- pages ---------------------------------------------------------------------------------------
+
 
 def league_by_slug(slug: str) -> League:
     return get_object_or_404(League.objects.select_related("master"), slug=slug)
@@ -304,7 +352,8 @@ def league_by_slug(slug: str) -> League:
 def newsletter_for_page(league_slug: str, key: str) -> Newsletter:
     return get_object_or_404(
         Newsletter.objects.select_related("league", "league__master", "published_by"),
-        league__slug=league_slug, period_key=key,
+        league__slug=league_slug,
+        period_key=key,
     )
 
 
@@ -347,7 +396,10 @@ def neighbours(newsletter: Newsletter) -> tuple[Newsletter | None, Newsletter | 
 
 def delivery_summary(newsletter: Newsletter) -> dict[str, int]:
     counts = dict(
-        NewsletterDelivery.objects.filter(newsletter=newsletter).order_by().values_list("status").annotate(n=Count("id"))
+        NewsletterDelivery.objects.filter(newsletter=newsletter)
+        .order_by()
+        .values_list("status")
+        .annotate(n=Count("id"))
     )
     return {status: counts.get(status, 0) for status in NewsletterDelivery.Status.values}
 
@@ -356,8 +408,9 @@ def period_choices(league: League, *, weeks: int = 8, now: dt.datetime | None = 
     """Periods the master may ask a newsletter for: every round with a confirmed result in the
     league's seasons (newest first), then the last few weeks."""
     rounds = (
-        Match.objects.filter(league=league, stage=REGULAR_STAGE, status=CONFIRMED, round_number__isnull=False,
-                             season__isnull=False)
+        Match.objects.filter(
+            league=league, stage=REGULAR_STAGE, status=CONFIRMED, round_number__isnull=False, season__isnull=False
+        )
         .values_list("season__number", "round_number")
         .distinct()
         .order_by("-season__number", "-round_number")

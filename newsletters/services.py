@@ -11,6 +11,7 @@ Idempotent by construction:
   player twice. One player's failure is recorded on that row and retried by its own task; the
   others do not wait for it.
 """
+
 from __future__ import annotations
 
 import logging
@@ -29,11 +30,11 @@ from django.utils import timezone
 
 from league.models import League, Season
 from matches.models import Match
-from outbox.dispatch import dispatch_now
 from newsletters import content, selectors
 from newsletters.models import Newsletter, NewsletterDelivery
 from newsletters.periods import Period, last_complete_week
 from newsletters.permissions import require_master
+from outbox.dispatch import dispatch_now
 
 logger = logging.getLogger(__name__)
 
@@ -42,12 +43,46 @@ Progress = Callable[[int, int, str], None]
 # --- the editorial: Markdown, then sanitized -------------------------------------------------------
 
 EDITORIAL_TAGS = {
-    "p", "br", "hr", "strong", "em", "b", "i", "u", "s", "del", "code", "pre", "blockquote", "ul", "ol", "li",
-    "h2", "h3", "h4", "h5", "h6", "a", "img", "table", "thead", "tbody", "tr", "th", "td", "sup", "sub", "abbr",
+    "p",
+    "br",
+    "hr",
+    "strong",
+    "em",
+    "b",
+    "i",
+    "u",
+    "s",
+    "del",
+    "code",
+    "pre",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "a",
+    "img",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "sup",
+    "sub",
+    "abbr",
 }
 EDITORIAL_ATTRIBUTES = {
-    "a": {"href", "title"}, "img": {"src", "alt", "title", "width", "height"}, "abbr": {"title"},
-    "th": {"align"}, "td": {"align"}, "ol": {"start"},
+    "a": {"href", "title"},
+    "img": {"src", "alt", "title", "width", "height"},
+    "abbr": {"title"},
+    "th": {"align"},
+    "td": {"align"},
+    "ol": {"start"},
 }
 
 
@@ -56,12 +91,17 @@ def render_markdown(text: str) -> str:
     of tags; scripts, styles and event handlers are removed with their content)."""
     html = markdown.markdown(text or "", extensions=["extra", "sane_lists"], output_format="html")
     return nh3.clean(
-        html, tags=EDITORIAL_TAGS, attributes=EDITORIAL_ATTRIBUTES, url_schemes={"http", "https", "mailto"},
-        link_rel="noopener noreferrer nofollow", clean_content_tags={"script", "style"},
+        html,
+        tags=EDITORIAL_TAGS,
+        attributes=EDITORIAL_ATTRIBUTES,
+        url_schemes={"http", "https", "mailto"},
+        link_rel="noopener noreferrer nofollow",
+        clean_content_tags={"script", "style"},
     )
 
 
 # --- requesting and building -----------------------------------------------------------------------
+
 
 def default_title(league: League, period: Period) -> str:
     return f"{league.name} newsletter — {period.label}"
@@ -101,10 +141,15 @@ def newsletter_request(*, league: League, period: Period, actor=None) -> Newslet
     season = _validate_period(league, period)
     with transaction.atomic():
         newsletter, _ = Newsletter.objects.get_or_create(
-            league=league, period_key=period.key,
+            league=league,
+            period_key=period.key,
             defaults={
-                "season": season, "kind": period.kind, "round_number": period.round_number,
-                "iso_year": period.iso_year, "iso_week": period.iso_week, "sort_key": period.sort_key,
+                "season": season,
+                "kind": period.kind,
+                "round_number": period.round_number,
+                "iso_year": period.iso_year,
+                "iso_week": period.iso_week,
+                "sort_key": period.sort_key,
                 "title": default_title(league, period),
             },
         )
@@ -116,8 +161,9 @@ def newsletter_request(*, league: League, period: Period, actor=None) -> Newslet
         newsletter.build_progress = 0
         newsletter.build_step = "Waiting for a worker"
         newsletter.build_error = ""
-        newsletter.save(update_fields=["build_task_id", "build_status", "build_progress", "build_step", "build_error",
-                                       "updated_at"])
+        newsletter.save(
+            update_fields=["build_task_id", "build_status", "build_progress", "build_step", "build_error", "updated_at"]
+        )
         # robust: a failed eager build (recorded on the row by the task) does not break the request.
         newsletter_id, task_id = newsletter.pk, newsletter.build_task_id
         transaction.on_commit(lambda: _dispatch_build(newsletter_id, task_id), robust=True)
@@ -165,7 +211,8 @@ def compose_sections(newsletter: Newsletter, *, step: Callable[[str], None] = la
         "casualties": content.casualties_section(matches),
         "treasuries": content.treasuries_section(selectors.treasuries_at(team_ids, end, match_ids)),
         "ronin": content.ronin_section(
-            selectors.ronin_hired(team_ids, start, end), matches,
+            selectors.ronin_hired(team_ids, start, end),
+            matches,
             selectors.ronin_released_off_table(team_ids, start, end),
         ),
         "clan_records": content.clan_records(games),
@@ -199,8 +246,14 @@ def newsletter_build(*, newsletter_id: int, progress: Progress | None = None) ->
     newsletter = Newsletter.objects.select_related("league", "season").filter(pk=newsletter_id).first()
     if newsletter is None or newsletter.is_published:
         return newsletter
-    steps = ["Reading the period's results", "Writing the challenge reports", "Working out the league table",
-             "Counting facts and stats", "Drawing the charts", "Laying out the newsletter"]
+    steps = [
+        "Reading the period's results",
+        "Writing the challenge reports",
+        "Working out the league table",
+        "Counting facts and stats",
+        "Drawing the charts",
+        "Laying out the newsletter",
+    ]
     total = len(steps) + 1
     done = 0
 
@@ -225,12 +278,26 @@ def newsletter_build(*, newsletter_id: int, progress: Progress | None = None) ->
         locked.content_text = text
         locked.build_status = Newsletter.BuildStatus.DONE
         locked.build_progress = 100
-        locked.build_step = f"Written: {len(sections['reports'])} challenge report{'s' if len(sections['reports']) != 1 else ''}"
+        locked.build_step = (
+            f"Written: {len(sections['reports'])} challenge report{'s' if len(sections['reports']) != 1 else ''}"
+        )
         locked.build_error = ""
         locked.built_at = timezone.now()
         locked.builds = locked.builds + 1
-        locked.save(update_fields=["sections", "content_html", "content_text", "build_status", "build_progress",
-                                   "build_step", "build_error", "built_at", "builds", "updated_at"])
+        locked.save(
+            update_fields=[
+                "sections",
+                "content_html",
+                "content_text",
+                "build_status",
+                "build_progress",
+                "build_step",
+                "build_error",
+                "built_at",
+                "builds",
+                "updated_at",
+            ]
+        )
     if progress is not None:
         progress(total, total, "Done")
     return locked
@@ -244,6 +311,7 @@ def newsletter_build_failed(*, newsletter_id: int, error: str) -> None:
 
 # --- the weekly schedule ----------------------------------------------------------------------------
 
+
 def period_due(league: League, *, now=None) -> Period | None:
     """The period the weekly schedule drafts for a league: the latest completed round of its
     current season; for a season without rounds, last week, if any result came in during it."""
@@ -254,8 +322,9 @@ def period_due(league: League, *, now=None) -> Period | None:
             return Period.round(season.number, number)
     week = last_complete_week(now)
     start, end = week.window()
-    if Match.objects.filter(league=league, status=Match.Status.CONFIRMED, confirmed_at__gte=start,
-                            confirmed_at__lt=end).exists():
+    if Match.objects.filter(
+        league=league, status=Match.Status.CONFIRMED, confirmed_at__gte=start, confirmed_at__lt=end
+    ).exists():
         return week
     return None
 
@@ -269,12 +338,13 @@ def newsletters_draft_due(*, now=None) -> list[Newsletter]:
             period = period_due(league, now=now)
             if period is not None:
                 drafted.append(newsletter_request(league=league, period=period))
-        except Exception:  # noqa: BLE001 - logged; the other leagues still get their newsletter
+        except Exception:
             logger.exception("could not draft the newsletter of league %s", league.pk)
     return drafted
 
 
 # --- editing and publishing -------------------------------------------------------------------------
+
 
 def newsletter_update(*, newsletter: Newsletter, title: str, editorial: str, actor) -> Newsletter:
     """The master edits a draft's title and editorial (rendered and sanitized now)."""
@@ -310,8 +380,9 @@ def newsletter_publish(*, newsletter: Newsletter, actor, base_url: str = "", sen
         locked.published_by = actor
         locked.editorial_html = render_markdown(locked.editorial)
         locked.permalink = absolute_url(locked.get_absolute_url(), base_url)
-        locked.save(update_fields=["status", "published_at", "published_by", "editorial_html", "permalink",
-                                   "updated_at"])
+        locked.save(
+            update_fields=["status", "published_at", "published_by", "editorial_html", "permalink", "updated_at"]
+        )
         if send_email:
             newsletter_email_players(newsletter=locked)
     return locked
@@ -323,6 +394,7 @@ def absolute_url(path: str, base_url: str = "") -> str:
 
 
 # --- email ------------------------------------------------------------------------------------------
+
 
 def _dispatch_delivery(delivery_id: int) -> None:
     from newsletters.tasks import newsletter_deliver_task
@@ -339,7 +411,9 @@ def newsletter_email_players(*, newsletter: Newsletter) -> list[NewsletterDelive
         existing = set(NewsletterDelivery.objects.filter(newsletter=newsletter).values_list("user_id", flat=True))
         new = [
             NewsletterDelivery(
-                newsletter=newsletter, user=user, email=user.email or "",
+                newsletter=newsletter,
+                user=user,
+                email=user.email or "",
                 status=NewsletterDelivery.Status.PENDING if user.email else NewsletterDelivery.Status.SKIPPED,
             )
             for user in selectors.recipients(newsletter.league)
@@ -380,7 +454,9 @@ def newsletter_email(newsletter: Newsletter, to: str) -> EmailMultiAlternatives:
     text = render_to_string("newsletters/email/newsletter.txt", context)
     html = render_to_string("newsletters/email/newsletter.html", context)
     message = EmailMultiAlternatives(
-        subject=subject, body=text, to=[to],
+        subject=subject,
+        body=text,
+        to=[to],
         headers={"List-Id": f"<{newsletter.league.slug}.newsletters.moonlight-league>"},
     )
     message.attach_alternative(html, "text/html")
@@ -403,7 +479,7 @@ def delivery_send(*, delivery_id: int) -> NewsletterDelivery | None:
         delivery.attempts += 1
         try:
             newsletter_email(delivery.newsletter, delivery.email).send(fail_silently=False)
-        except Exception as exc:  # noqa: BLE001 - recorded, then re-raised below for the retry
+        except Exception as exc:
             delivery.status = NewsletterDelivery.Status.FAILED
             delivery.last_error = f"{type(exc).__name__}: {exc}"[:300]
             failure = exc

@@ -5,6 +5,7 @@ service behind them is idempotent (one newsletter per league and period, a publi
 is never rebuilt, a delivery marked sent is never sent again), so the tasks are acknowledged
 late and may be redelivered or retried safely; retries are bounded.
 """
+
 from __future__ import annotations
 
 from celery import shared_task
@@ -43,8 +44,12 @@ def newsletter_build_task(self, newsletter_id: int) -> dict | None:
         raise
     if newsletter is None:
         return None
-    return {"newsletter": newsletter.pk, "status": newsletter.status, "build_status": newsletter.build_status,
-            "reports": len(newsletter.sections.get("reports", []))}
+    return {
+        "newsletter": newsletter.pk,
+        "status": newsletter.status,
+        "build_status": newsletter.build_status,
+        "reports": len(newsletter.sections.get("reports", [])),
+    }
 
 
 @shared_task(

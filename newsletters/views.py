@@ -4,6 +4,7 @@ Pages show only what the newsletter stores (rendered at build time, frozen at pu
 they run a fixed number of queries whatever the number of matches reported. Who may do what is
 decided in newsletters.permissions; views validate a form and call one service.
 """
+
 from __future__ import annotations
 
 from django.contrib import messages
@@ -27,7 +28,8 @@ from outbox.dispatch import task_state as read_task_state
 
 def _build_form(league, data=None) -> BuildForm:
     return BuildForm(
-        data, choices=selectors.period_choices(league),
+        data,
+        choices=selectors.period_choices(league),
         action=reverse("newsletters:build", kwargs={"league_slug": league.slug}),
     )
 
@@ -90,7 +92,9 @@ def newsletter_detail(request: HttpRequest, league_slug: str, key: str) -> HttpR
         "rebuild_form": ActionForm(
             label="Rebuild the draft",
             action=reverse("newsletters:rebuild", kwargs={"league_slug": league.slug, "key": newsletter.period_key}),
-        ) if is_master and not newsletter.is_published else None,
+        )
+        if is_master and not newsletter.is_published
+        else None,
     }
     return render(request, "newsletters/newsletter_detail.html", context)
 
@@ -109,16 +113,21 @@ def newsletter_edit(request: HttpRequest, league_slug: str, key: str) -> HttpRes
         else:
             try:
                 services.newsletter_update(
-                    newsletter=newsletter, title=form.cleaned_data["title"],
-                    editorial=form.cleaned_data["editorial"], actor=request.user,
+                    newsletter=newsletter,
+                    title=form.cleaned_data["title"],
+                    editorial=form.cleaned_data["editorial"],
+                    actor=request.user,
                 )
             except ValidationError as exc:
                 form.add_error(None, exc)
             else:
                 messages.success(request, "Draft saved. Review it below, then publish.")
                 return redirect(newsletter)
-    return render(request, "newsletters/newsletter_edit.html",
-                  {"newsletter": newsletter, "league": newsletter.league, "form": form, "preview": preview})
+    return render(
+        request,
+        "newsletters/newsletter_edit.html",
+        {"newsletter": newsletter, "league": newsletter.league, "form": form, "preview": preview},
+    )
 
 
 @login_required
@@ -129,8 +138,9 @@ def newsletter_rebuild(request: HttpRequest, league_slug: str, key: str) -> Http
         messages.info(request, "A published newsletter is never rebuilt.")
         return redirect(newsletter)
     try:
-        services.newsletter_request(league=newsletter.league, period=Period.from_key(newsletter.period_key),
-                                    actor=request.user)
+        services.newsletter_request(
+            league=newsletter.league, period=Period.from_key(newsletter.period_key), actor=request.user
+        )
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
     return redirect(newsletter)
@@ -147,16 +157,23 @@ def newsletter_publish(request: HttpRequest, league_slug: str, key: str) -> Http
     if request.method == "POST" and form.is_valid():
         try:
             services.newsletter_publish(
-                newsletter=newsletter, actor=request.user, base_url=request.build_absolute_uri("/"),
+                newsletter=newsletter,
+                actor=request.user,
+                base_url=request.build_absolute_uri("/"),
                 send_email=form.cleaned_data["send_email"],
             )
         except ValidationError as exc:
             messages.error(request, " ".join(exc.messages))
             return redirect(newsletter)
-        messages.success(request, "Published." + (" The players are being emailed." if form.cleaned_data["send_email"] else ""))
+        messages.success(
+            request, "Published." + (" The players are being emailed." if form.cleaned_data["send_email"] else "")
+        )
         return redirect(newsletter)
-    return render(request, "newsletters/newsletter_publish.html",
-                  {"newsletter": newsletter, "league": newsletter.league, "form": form, "recipients": recipients})
+    return render(
+        request,
+        "newsletters/newsletter_publish.html",
+        {"newsletter": newsletter, "league": newsletter.league, "form": form, "recipients": recipients},
+    )
 
 
 @login_required
@@ -172,13 +189,15 @@ def newsletter_status(request: HttpRequest, league_slug: str, key: str) -> JsonR
         if task_state == "PROGRESS" and isinstance(info, dict) and info.get("total"):
             percent = max(percent, int(100 * info.get("done", 0) / info["total"]))
             step = info.get("step") or step
-    return JsonResponse({
-        "state": state,
-        "task_state": task_state,
-        "percent": 100 if state == Newsletter.BuildStatus.DONE else percent,
-        "step": step,
-        "ready": state in (Newsletter.BuildStatus.DONE, Newsletter.BuildStatus.FAILED),
-        "error": newsletter.build_error,
-        "delayed": newsletter.is_building and is_waiting(newsletter.build_task_id),
-        "next_url": newsletter.get_absolute_url(),
-    })
+    return JsonResponse(
+        {
+            "state": state,
+            "task_state": task_state,
+            "percent": 100 if state == Newsletter.BuildStatus.DONE else percent,
+            "step": step,
+            "ready": state in (Newsletter.BuildStatus.DONE, Newsletter.BuildStatus.FAILED),
+            "error": newsletter.build_error,
+            "delayed": newsletter.is_building and is_waiting(newsletter.build_task_id),
+            "next_url": newsletter.get_absolute_url(),
+        }
+    )

@@ -5,6 +5,7 @@ broker cannot be reached, the failure is logged and the task is stored in the ou
 `outbox_redispatch` task (run by beat every minute) or `manage.py redispatch_outbox` sends it again
 when the broker is back. The caller learns whether it went out, so the page can say what is delayed.
 """
+
 from __future__ import annotations
 
 import logging
@@ -31,8 +32,9 @@ def check_broker(app) -> None:
     if app.conf.task_always_eager:
         return
     with app.connection_for_write() as conn:
-        conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0.2, interval_max=0.5,
-                               timeout=CONNECT_TIMEOUT)
+        conn.ensure_connection(
+            max_retries=1, interval_start=0, interval_step=0.2, interval_max=0.5, timeout=CONNECT_TIMEOUT
+        )
 
 
 def reset_broker_connections(app=None) -> None:
@@ -55,8 +57,9 @@ class DispatchResult:
         return self.sent is False
 
 
-def dispatch_now(task, *, args: Sequence = (), kwargs: dict | None = None, task_id: str | None = None,
-                 description: str = "") -> bool:
+def dispatch_now(
+    task, *, args: Sequence = (), kwargs: dict | None = None, task_id: str | None = None, description: str = ""
+) -> bool:
     """Send now; on a broker error, store the task in the outbox. Returns True when sent."""
     from outbox.models import OutboxTask
 
@@ -64,18 +67,29 @@ def dispatch_now(task, *, args: Sequence = (), kwargs: dict | None = None, task_
         check_broker(task.app)
         task.apply_async(args=list(args), kwargs=kwargs or {}, task_id=task_id, retry=True, retry_policy=RETRY_POLICY)
         return True
-    except Exception as exc:  # noqa: BLE001 - kombu/redis raise several types; all mean "not sent"
+    except Exception as exc:
         logger.warning("Could not dispatch %s (%s); stored in the outbox to send later", task.name, exc)
         reset_broker_connections(task.app)
         OutboxTask.objects.create(
-            task_name=task.name, args=list(args), kwargs=kwargs or {}, task_id=task_id or "",
-            description=description[:200], last_error=str(exc)[:300],
+            task_name=task.name,
+            args=list(args),
+            kwargs=kwargs or {},
+            task_id=task_id or "",
+            description=description[:200],
+            last_error=str(exc)[:300],
         )
         return False
 
 
-def dispatch_on_commit(task, *, args: Sequence = (), kwargs: dict | None = None, task_id: str | None = None,
-                       description: str = "", on_result: Callable[[bool], Any] | None = None) -> DispatchResult:
+def dispatch_on_commit(
+    task,
+    *,
+    args: Sequence = (),
+    kwargs: dict | None = None,
+    task_id: str | None = None,
+    description: str = "",
+    on_result: Callable[[bool], Any] | None = None,
+) -> DispatchResult:
     result = DispatchResult()
 
     def send() -> None:
@@ -101,9 +115,10 @@ def redispatch_pending(limit: int = 100) -> int:
             continue
         try:
             check_broker(task.app)
-            task.apply_async(args=item.args, kwargs=item.kwargs, task_id=item.task_id or None, retry=True,
-                             retry_policy=RETRY_POLICY)
-        except Exception as exc:  # noqa: BLE001
+            task.apply_async(
+                args=item.args, kwargs=item.kwargs, task_id=item.task_id or None, retry=True, retry_policy=RETRY_POLICY
+            )
+        except Exception as exc:
             OutboxTask.objects.filter(pk=item.pk).update(attempts=item.attempts + 1, last_error=str(exc)[:300])
             reset_broker_connections(task.app)
             break
@@ -120,7 +135,7 @@ def task_state(task_id: str, app=None) -> tuple[str, Any] | None:
     try:
         result = AsyncResult(task_id, app=app)
         return result.state, result.info
-    except Exception as exc:  # noqa: BLE001 - redis/kombu raise several types; all mean "unknown now"
+    except Exception as exc:
         logger.warning("Could not read the state of task %s (%s)", task_id, exc)
         return None
 

@@ -1,5 +1,6 @@
 """What the project's long Celery tasks share: retry on database errors, late acknowledgement
 (safe because every service behind a task is idempotent), and progress reported as task state."""
+
 from __future__ import annotations
 
 from collections.abc import Callable

@@ -4,6 +4,7 @@ The catalog is loaded from rules/data/catalog.json by matching natural keys (slu
 profiles and challenges; names or faces for the rest). Slugs are therefore read-only once a row
 exists: renaming one would make the next `load_catalog` create a second row beside it.
 """
+
 from __future__ import annotations
 
 from django.contrib import admin
@@ -38,7 +39,7 @@ class SlugReadonlyOnChangeMixin:
 
     def get_readonly_fields(self, request: HttpRequest, obj=None):
         readonly = tuple(super().get_readonly_fields(request, obj))  # type: ignore[misc]
-        return readonly + ("slug",) if obj is not None else readonly
+        return (*readonly, "slug") if obj is not None else readonly
 
     def get_prepopulated_fields(self, request: HttpRequest, obj=None):
         return {} if obj is not None else {"slug": ("name",)}
@@ -100,8 +101,17 @@ class KindFilter(admin.SimpleListFilter):
 @admin.register(Profile)
 class ProfileAdmin(SlugReadonlyOnChangeMixin, admin.ModelAdmin):
     list_display = [
-        "name", "clan", "kind", "movement", "attack", "defense", "koban", "upkeep", "affinity_list",
-        "allowance", "choose_abilities",
+        "name",
+        "clan",
+        "kind",
+        "movement",
+        "attack",
+        "defense",
+        "koban",
+        "upkeep",
+        "affinity_list",
+        "allowance",
+        "choose_abilities",
     ]
     list_display_links = ["name"]
     list_filter = [KindFilter, "clan", "choose_abilities"]

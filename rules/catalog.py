@@ -4,6 +4,7 @@ Used by the data migration (with historical models) and by `manage.py load_catal
 Rows are matched on natural keys (slug or name) and updated in place, so loading twice never
 duplicates anything.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,8 +29,19 @@ def _models(apps=None):
 
         apps = global_apps
     names = [
-        "Clan", "Keyword", "Profile", "SpecialAbility", "Challenge", "ChallengeXpAward", "StatusEffect",
-        "SentryProfile", "XpLevel", "AdvancementRow", "DowntimeRow", "RevenueRow", "RandomChallengeRow",
+        "Clan",
+        "Keyword",
+        "Profile",
+        "SpecialAbility",
+        "Challenge",
+        "ChallengeXpAward",
+        "StatusEffect",
+        "SentryProfile",
+        "XpLevel",
+        "AdvancementRow",
+        "DowntimeRow",
+        "RevenueRow",
+        "RandomChallengeRow",
         "RandomChallengeColumn",
     ]
     return {name: apps.get_model("rules", name) for name in names}
@@ -113,7 +125,12 @@ def load_catalog(apps=None) -> dict[str, int]:
                 m["ChallengeXpAward"].objects.update_or_create(
                     challenge=challenge,
                     key=award["key"],
-                    defaults={"feat": award["feat"], "xp": award["xp"], "text": award.get("text", ""), "order": a_order},
+                    defaults={
+                        "feat": award["feat"],
+                        "xp": award["xp"],
+                        "text": award.get("text", ""),
+                        "order": a_order,
+                    },
                 )
                 keys.append(award["key"])
             m["ChallengeXpAward"].objects.filter(challenge=challenge).exclude(key__in=keys).delete()
@@ -145,7 +162,9 @@ def load_catalog(apps=None) -> dict[str, int]:
                 face=row["face"], defaults={"result": row["result"], "doubles": row["doubles"], "order": order}
             )
         for order, row in enumerate(tables["downtime"]):
-            m["DowntimeRow"].objects.update_or_create(face=row["face"], defaults={"effect": row["effect"], "order": order})
+            m["DowntimeRow"].objects.update_or_create(
+                face=row["face"], defaults={"effect": row["effect"], "order": order}
+            )
         for order, row in enumerate(tables["revenue"]):
             m["RevenueRow"].objects.update_or_create(
                 result=row["result"], defaults={"label": row["label"], "koban": row["koban"], "order": order}

@@ -3,6 +3,7 @@
 Loaded from rules/data/catalog.json by a data migration (see rules/catalog.py); the ninja master
 may correct rows in the admin. Game logic lives in rules/engine/ (pure Python), not here.
 """
+
 from __future__ import annotations
 
 from django.db import models

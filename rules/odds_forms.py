@@ -1,4 +1,5 @@
 """The form behind the public combat odds page (/rules/odds/)."""
+
 from __future__ import annotations
 
 from crispy_forms.helper import FormHelper

@@ -3,6 +3,7 @@
 No database: everything comes from rules.engine.odds, which enumerates the dice exactly
 (fractions, no sampling) under the stated choosing policy, and caches per pool sizes.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache

@@ -3,6 +3,7 @@
 Every selector fetches its rows with a fixed number of queries (prefetches instead of per-row
 lookups), so a page that renders the whole catalog stays bounded however the catalog grows.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -143,8 +144,7 @@ def random_challenge_table() -> RandomChallengeTable:
         RandomChallengeLine(
             face=row.face,
             cells=[
-                RandomChallengeCell(text=text, challenge_slug=slugs.get(text))
-                for text in (row.column_1, row.column_2)
+                RandomChallengeCell(text=text, challenge_slug=slugs.get(text)) for text in (row.column_1, row.column_2)
             ],
         )
         for row in RandomChallengeRow.objects.order_by("order", "id")

@@ -3,6 +3,7 @@
 `/rules/` renders the whole catalog on one page with a table of contents; the sub-pages render one
 section each, for deep links from other pages (a team's roster, a match's challenge).
 """
+
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse

@@ -7,12 +7,14 @@ from django.contrib.auth.forms import UserCreationForm
 from league.ui import StyledSubmit
 from rules.models import Clan, SpecialAbility
 
+
 class CrispyMixin:
     submit_label = "Save"
 
     def _setup_helper(self) -> None:
         self.helper = FormHelper()
         self.helper.add_input(StyledSubmit("submit", self.submit_label, style="btn-primary"))
+
 
 class SignUpForm(CrispyMixin, UserCreationForm):
     submit_label = "Sign up"
@@ -24,6 +26,7 @@ class SignUpForm(CrispyMixin, UserCreationForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._setup_helper()
+
 
 class TeamCreateForm(CrispyMixin, forms.Form):
     submit_label = "Create team"
@@ -38,6 +41,7 @@ class TeamCreateForm(CrispyMixin, forms.Form):
         self.fields["league"].queryset = League.objects.all()
         self.fields["clan"].label_from_instance = lambda c: f"{c.name} ({c.element})"
         self._setup_helper()
+
 
 class RecruitForm(CrispyMixin, forms.Form):
     submit_label = "Recruit"
@@ -63,7 +67,9 @@ class RecruitForm(CrispyMixin, forms.Form):
         else:
             field.label = f"Choose {n} special abilit{'y' if n == 1 else 'ies'}"
             field.label_from_instance = lambda a: f"{a.name}: {a.text}"
-            field.error_messages["required"] = f"Choose {n} special abilit{'y' if n == 1 else 'ies'} for the {profile.name}."
+            field.error_messages["required"] = (
+                f"Choose {n} special abilit{'y' if n == 1 else 'ies'} for the {profile.name}."
+            )
             self.fields["abilities"] = field
         self.submit_label = f"Recruit for {profile.koban} koban"
         self._setup_helper()
@@ -76,6 +82,7 @@ class RecruitForm(CrispyMixin, forms.Form):
             return [value]
         return list(value)
 
+
 class NinjaRenameForm(CrispyMixin, forms.Form):
     submit_label = "Rename"
     name = forms.CharField(max_length=60)
@@ -83,6 +90,7 @@ class NinjaRenameForm(CrispyMixin, forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._setup_helper()
+
 
 class TreasuryCorrectionForm(CrispyMixin, forms.Form):
     submit_label = "Post correction"

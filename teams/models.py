@@ -5,6 +5,7 @@ State is derived from recorded events: the treasury balance is the last ledger r
 the sum of XpEvent rows (kept in step on Ninja.xp), attributes are base profile plus Advancement
 rows. The team rating is computed by rules.engine.league.team_rating, never stored by hand.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -29,9 +30,7 @@ class Team(models.Model):
     name = models.CharField(max_length=80)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="teams")
     clan = models.ForeignKey("rules.Clan", on_delete=models.PROTECT, related_name="teams")
-    league = models.ForeignKey(
-        "league.League", null=True, blank=True, on_delete=models.PROTECT, related_name="teams"
-    )
+    league = models.ForeignKey("league.League", null=True, blank=True, on_delete=models.PROTECT, related_name="teams")
     entry_status = models.CharField(max_length=10, choices=EntryStatus.choices, default=EntryStatus.NONE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.BUILDING)
     treasury = models.IntegerField(default=0, help_text="Kept in step with the ledger; never edit by hand")
@@ -130,7 +129,9 @@ class AdvancementRoll(models.Model):
         VOIDED = "voided", "Voided"
 
     ninja = models.ForeignKey(Ninja, on_delete=models.CASCADE, related_name="advancement_rolls")
-    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="advancement_rolls")
+    match = models.ForeignKey(
+        "matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="advancement_rolls"
+    )
     level = models.PositiveSmallIntegerField(help_text="Experience level reached")
     faces = models.JSONField(help_text="The two dice faces rolled")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
@@ -148,7 +149,9 @@ class XpEvent(models.Model):
     """An XP gain (or a negative compensating row when a result is voided)."""
 
     ninja = models.ForeignKey(Ninja, on_delete=models.CASCADE, related_name="xp_events")
-    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="xp_events")
+    match = models.ForeignKey(
+        "matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="xp_events"
+    )
     amount = models.IntegerField()
     reason = models.CharField(max_length=80)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -174,9 +177,13 @@ class TreasuryEntry(models.Model):
     amount = models.IntegerField()
     reason = models.CharField(max_length=12, choices=Reason.choices)
     note = models.CharField(max_length=200, blank=True)
-    match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="treasury_entries")
+    match = models.ForeignKey(
+        "matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="treasury_entries"
+    )
     balance_after = models.IntegerField()
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

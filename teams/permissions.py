@@ -1,4 +1,5 @@
 """Who may do what to a team: the one place the teams app decides it."""
+
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied

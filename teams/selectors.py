@@ -1,4 +1,5 @@
 """Reads for teams: the team scroll, team lists with ratings, in a bounded number of queries."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -51,9 +52,7 @@ def team_snapshot(team: Team, roster: list[Ninja] | None = None) -> rules_league
         roster = getattr(team, "roster", None)
     if roster is None:
         roster = list(
-            Ninja.objects.filter(team=team, status=ACTIVE)
-            .select_related("profile")
-            .prefetch_related("advancements")
+            Ninja.objects.filter(team=team, status=ACTIVE).select_related("profile").prefetch_related("advancements")
         )
     return rules_league.TeamSnapshot(ninjas=tuple(ninja_snapshot(n) for n in roster), name=team.name)
 
@@ -115,11 +114,7 @@ def ninja_line(ninja: Ninja) -> NinjaLine:
 
 
 def team_for_scroll(pk: int) -> Team:
-    return (
-        Team.objects.select_related("clan", "owner", "league")
-        .prefetch_related(roster_prefetch())
-        .get(pk=pk)
-    )
+    return Team.objects.select_related("clan", "owner", "league").prefetch_related(roster_prefetch()).get(pk=pk)
 
 
 def team_game_records(team: Team) -> QuerySet:

@@ -3,6 +3,7 @@
 Check, then do: every service validates first and writes inside one transaction, locking the
 team row before it spends koban so two concurrent spends cannot overdraw.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -20,9 +21,8 @@ DEFAULT_STARTING_KOBAN = 100
 
 # --- the ledger ----------------------------------------------------------------------------------
 
-def treasury_post(
-    *, team: Team, amount: int, reason: str, match=None, note: str = "", actor=None
-) -> TreasuryEntry:
+
+def treasury_post(*, team: Team, amount: int, reason: str, match=None, note: str = "", actor=None) -> TreasuryEntry:
     """Post one ledger row. Locks the team row; refuses to take the balance below zero.
 
     Must be called inside a transaction (it opens one if needed).
@@ -36,8 +36,13 @@ def treasury_post(
                 code="insufficient_koban",
             )
         entry = TreasuryEntry.objects.create(
-            team_id=team.pk, amount=amount, reason=reason, match=match, note=note[:200],
-            balance_after=balance, created_by=actor if getattr(actor, "pk", None) else None,
+            team_id=team.pk,
+            amount=amount,
+            reason=reason,
+            match=match,
+            note=note[:200],
+            balance_after=balance,
+            created_by=actor if getattr(actor, "pk", None) else None,
         )
         Team.objects.filter(pk=team.pk).update(treasury=balance)
         team.treasury = balance
@@ -55,6 +60,7 @@ def treasury_correct(*, team: Team, amount: int, note: str, actor) -> TreasuryEn
 
 # --- teams ---------------------------------------------------------------------------------------
 
+
 def team_create(*, owner, name: str, clan, league=None) -> Team:
     name = name.strip()
     if not name:
@@ -70,7 +76,9 @@ def team_create(*, owner, name: str, clan, league=None) -> Team:
             league=league,
             entry_status=Team.EntryStatus.PENDING if league is not None else Team.EntryStatus.NONE,
         )
-        treasury_post(team=team, amount=starting, reason=TreasuryEntry.Reason.STARTING, note="Starting koban", actor=owner)
+        treasury_post(
+            team=team, amount=starting, reason=TreasuryEntry.Reason.STARTING, note="Starting koban", actor=owner
+        )
     return team
 
 
@@ -100,7 +108,9 @@ def recruit_errors(*, team: Team, profile: Profile, chosen_abilities: Iterable[S
     elif chosen:
         errors.append(f"The {profile.name} has all its abilities; nothing to choose.")
     if profile.koban > team.treasury:
-        errors.append(f"Not enough koban: the {profile.name} costs {profile.koban} and the treasury holds {team.treasury}.")
+        errors.append(
+            f"Not enough koban: the {profile.name} costs {profile.koban} and the treasury holds {team.treasury}."
+        )
     return errors
 
 
@@ -134,7 +144,11 @@ def team_recruit(
         if chosen:
             ninja.chosen_abilities.set(chosen)
         treasury_post(
-            team=locked, amount=-profile.koban, reason=TreasuryEntry.Reason.RECRUIT, note=f"Recruited {name}", actor=actor
+            team=locked,
+            amount=-profile.koban,
+            reason=TreasuryEntry.Reason.RECRUIT,
+            note=f"Recruited {name}",
+            actor=actor,
         )
     team.treasury = locked.treasury
     return ninja

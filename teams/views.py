@@ -16,7 +16,6 @@ from teams.forms import NinjaRenameForm, RecruitForm, SignUpForm, TeamCreateForm
 from teams.models import Ninja, Team
 from teams.permissions import can_manage_team, require_manage_team
 
-
 #: Game records shown on the team scroll before "show all".
 SCROLL_GAMES = 20
 
@@ -44,7 +43,9 @@ def team_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def team_create(request: HttpRequest) -> HttpResponse:
-    form = TeamCreateForm(request.POST if request.method == "POST" else None, initial={"league": request.GET.get("league")})
+    form = TeamCreateForm(
+        request.POST if request.method == "POST" else None, initial={"league": request.GET.get("league")}
+    )
     if request.method == "POST" and form.is_valid():
         try:
             team = services.team_create(
@@ -67,7 +68,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     except Team.DoesNotExist:
         from django.http import Http404
 
-        raise Http404("No such team")
+        raise Http404("No such team") from None
     lines = [selectors.ninja_line(n) for n in team.roster]
     # The latest games on screen (the print stylesheet keeps 12); ?games=all lists every one.
     records = selectors.team_game_records(team)
@@ -101,9 +102,9 @@ def team_ledger(request: HttpRequest, pk: int) -> HttpResponse:
 def recruit(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("clan", "league"), pk=pk)
     require_manage_team(request.user, team)
-    profiles = list(
-        Profile.objects.filter(clan=team.clan).prefetch_related("keywords").order_by("order")
-    ) + list(Profile.objects.filter(kind=Profile.Kind.RONIN).prefetch_related("keywords").order_by("order"))
+    profiles = list(Profile.objects.filter(clan=team.clan).prefetch_related("keywords").order_by("order")) + list(
+        Profile.objects.filter(kind=Profile.Kind.RONIN).prefetch_related("keywords").order_by("order")
+    )
     counts: dict[int, int] = {}
     for pid in team.ninjas.filter(status=Ninja.Status.ACTIVE).values_list("profile_id", flat=True):
         counts[pid] = counts.get(pid, 0) + 1
@@ -130,7 +131,9 @@ def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
     require_manage_team(request.user, team)
     profile = get_object_or_404(Profile.objects.select_related("clan"), slug=slug)
     form = RecruitForm(
-        request.POST if request.method == "POST" else None, profile=profile, default_name=services.default_ninja_name(team=team, profile=profile)
+        request.POST if request.method == "POST" else None,
+        profile=profile,
+        default_name=services.default_ninja_name(team=team, profile=profile),
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -160,7 +163,9 @@ def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
 def ninja_release(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("league"), pk=pk)
     require_manage_team(request.user, team)
-    ninja = get_object_or_404(Ninja.objects.select_related("profile"), pk=ninja_pk, team=team, status=Ninja.Status.ACTIVE)
+    ninja = get_object_or_404(
+        Ninja.objects.select_related("profile"), pk=ninja_pk, team=team, status=Ninja.Status.ACTIVE
+    )
     if request.method == "POST":
         try:
             services.ninja_release(ninja=ninja)

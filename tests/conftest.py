@@ -4,6 +4,7 @@ Tests that need a real service (PostgreSQL, Redis, a Celery worker) use the fixt
 skip on a bare machine, but when REQUIRE_SERVICES=1 or CI=true (as .ci/run sets) a missing service
 is a failure, never a skip.
 """
+
 from __future__ import annotations
 
 import os
@@ -29,7 +30,11 @@ def pytest_report_header(config):
     """Say in the run's header which services the suite runs against (visible in CI's log)."""
     db = settings.DATABASES["default"]
     engine = db["ENGINE"].rsplit(".", 1)[-1]
-    where = f"{db.get('HOST') or 'local'}:{db.get('PORT') or ''}/{db.get('NAME')}" if engine == "postgresql" else str(db["NAME"])
+    where = (
+        f"{db.get('HOST') or 'local'}:{db.get('PORT') or ''}/{db.get('NAME')}"
+        if engine == "postgresql"
+        else str(db["NAME"])
+    )
     broker = settings.REDIS_URL or "none (Celery eager, in-process)"
     required = "required (fail if missing)" if services_required() else "optional (skip if missing)"
     return [f"moonlight: database={engine} {where}; broker={broker}; real-service tests {required}"]
@@ -83,7 +88,9 @@ def _axes_off_unless_asked(request, settings):
 
 
 _SERVICE_FIXTURES = {
-    "postgres": "PostgreSQL", "postgres_tx": "PostgreSQL", "celery_worker_live": "real Celery worker",
+    "postgres": "PostgreSQL",
+    "postgres_tx": "PostgreSQL",
+    "celery_worker_live": "real Celery worker",
     "redis_url": "Redis",
 }
 _service_items: dict[str, set[str]] = {}
@@ -107,7 +114,10 @@ def pytest_runtest_logreport(report):
 def pytest_terminal_summary(terminalreporter):
     if not _service_items:
         return
-    parts = [f"{label}: {len(_service_passed.get(label, ()))}/{len(ids)} passed" for label, ids in sorted(_service_items.items())]
+    parts = [
+        f"{label}: {len(_service_passed.get(label, ()))}/{len(ids)} passed"
+        for label, ids in sorted(_service_items.items())
+    ]
     terminalreporter.write_line("moonlight real-service tests — " + "; ".join(parts))
 
 

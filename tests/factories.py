@@ -1,4 +1,5 @@
 """factory_boy factories and roster helpers shared by the test suite."""
+
 from __future__ import annotations
 
 import factory
@@ -49,7 +50,9 @@ def recruit(team: Team, slug: str, count: int = 1, name: str = ""):
     made = []
     for _ in range(count):
         chosen = list(profile.abilities.all()[: profile.choose_abilities])
-        made.append(services.team_recruit(team=team, profile=profile, name=name if count == 1 else "", chosen_abilities=chosen))
+        made.append(
+            services.team_recruit(team=team, profile=profile, name=name if count == 1 else "", chosen_abilities=chosen)
+        )
     return made if count > 1 else made[0]
 
 
@@ -57,9 +60,22 @@ def recruit(team: Team, slug: str, count: int = 1, name: str = ""):
 STARTING_ROSTERS = {
     "tora": [("tora-chunin", 1), ("tora-kaiken", 3), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 2)],
     "yamazaru": [("yamazaru-chunin", 1), ("yamazaru-kaiken", 4), ("yamazaru-yajiri", 2), ("yamazaru-son-goku", 1)],
-    "kitsune": [("kitsune-chunin", 1), ("kitsune-kaiken", 3), ("kitsune-yajiri", 2), ("kitsune-kunoichi", 2), ("kitsune-tamamo-no-mae", 1)],
+    "kitsune": [
+        ("kitsune-chunin", 1),
+        ("kitsune-kaiken", 3),
+        ("kitsune-yajiri", 2),
+        ("kitsune-kunoichi", 2),
+        ("kitsune-tamamo-no-mae", 1),
+    ],
     "ika": [("ika-chunin", 1), ("ika-kaiken", 4), ("ika-yajiri", 2), ("ika-kunoichi", 2), ("ika-madoushi", 1)],
-    "tanchyo": [("tanchyo-chunin", 1), ("tanchyo-yajiri", 4), ("tanchyo-kaiken", 1), ("tanchyo-karura", 1), ("tengu", 1), ("tanchyo-kunoichi", 1)],
+    "tanchyo": [
+        ("tanchyo-chunin", 1),
+        ("tanchyo-yajiri", 4),
+        ("tanchyo-kaiken", 1),
+        ("tanchyo-karura", 1),
+        ("tengu", 1),
+        ("tanchyo-kunoichi", 1),
+    ],
     "ijin": [("ijin-chunin", 1), ("ijin-kaiken", 2), ("ijin-kunoichi", 2), ("ijin-bomechan", 1), ("ijin-yajiri", 2)],
 }
 

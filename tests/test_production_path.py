@@ -13,6 +13,7 @@ of its own (number PRODUCTION_PATH_REDIS_DB, default 6, on the REDIS_URL server)
 
 Needs PostgreSQL (DATABASE_URL) and Redis (REDIS_URL): skips without them, fails in CI.
 """
+
 from __future__ import annotations
 
 import os
@@ -65,7 +66,9 @@ def wait_for(predicate, *, timeout: float, what: str, procs: dict | None = None)
     while time.monotonic() < deadline:
         for name, (proc, log) in (procs or {}).items():
             if proc.poll() is not None:
-                pytest.fail(f"{name} exited with {proc.returncode} while waiting for {what}:\n{log.read_text()[-3000:]}")
+                pytest.fail(
+                    f"{name} exited with {proc.returncode} while waiting for {what}:\n{log.read_text()[-3000:]}"
+                )
         try:
             value = predicate()
             if value:
@@ -128,8 +131,9 @@ def test_procfile_processes_serve_run_tasks_and_stop(own_database, own_redis, tm
     }
 
     # release: migrate (loads the catalog) and collectstatic (WhiteNoise's manifest for DEBUG=0).
-    release = subprocess.run(["bash", "-c", entries["release"]], cwd=ROOT, env=env, capture_output=True, text=True,
-                             timeout=120)
+    release = subprocess.run(
+        ["bash", "-c", entries["release"]], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
     assert release.returncode == 0, release.stdout[-2000:] + release.stderr[-3000:]
 
     procs: dict[str, tuple[subprocess.Popen, Path]] = {}
@@ -138,8 +142,14 @@ def test_procfile_processes_serve_run_tasks_and_stop(own_database, own_redis, tm
             log = tmp_path / f"{name}.log"
             with log.open("wb") as out:
                 procs[name] = (
-                    subprocess.Popen(["bash", "-c", f"exec {entries[name]}"], cwd=ROOT, env=env, stdout=out,
-                                     stderr=subprocess.STDOUT, start_new_session=True),
+                    subprocess.Popen(
+                        ["bash", "-c", f"exec {entries[name]}"],
+                        cwd=ROOT,
+                        env=env,
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    ),
                     log,
                 )
         base = f"http://127.0.0.1:{port}"

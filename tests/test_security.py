@@ -1,4 +1,5 @@
 """Log-in rate limiting, safe redirects after log-in, CSRF on forms."""
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -23,7 +24,7 @@ def test_login_attempts_are_rate_limited(db, settings):
     UserFactory(username="aiko")
     resp = client.post(url, {"username": "aiko", "password": PASSWORD})
     assert resp.status_code == 302
-    assert user.pk  # noqa: S101
+    assert user.pk
 
 
 @pytest.mark.axes

@@ -14,13 +14,19 @@ def _run_settings(env_extra: dict[str, str], code: str) -> str:
     env["DJANGO_SETTINGS_MODULE"] = "league.settings"
     out = subprocess.run(
         [sys.executable, "-c", "import django; django.setup(); from django.conf import settings as s; " + code],
-        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return out.stdout.strip()
 
 
 def test_embedded_default_uses_sqlite_and_eager_celery():
-    out = _run_settings({}, "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.DATABASES['default']['NAME'])")
+    out = _run_settings(
+        {}, "print(s.DATABASES['default']['ENGINE'], s.CELERY_TASK_ALWAYS_EAGER, s.DATABASES['default']['NAME'])"
+    )
     engine, eager, name = out.split()
     assert engine == "django.db.backends.sqlite3"
     assert eager == "True"
@@ -33,29 +39,41 @@ def test_database_and_redis_urls_are_read_from_environment():
         "d=s.DATABASES['default']; print(d['ENGINE'], d['HOST'], d['PORT'], d['NAME'], s.CELERY_BROKER_URL, s.CELERY_RESULT_BACKEND, s.CELERY_TASK_ALWAYS_EAGER)",
     )
     assert out.split() == [
-        "django.db.backends.postgresql", "db.example", "5433", "league",
-        "redis://cache:6379/2", "redis://cache:6379/2", "False",
+        "django.db.backends.postgresql",
+        "db.example",
+        "5433",
+        "league",
+        "redis://cache:6379/2",
+        "redis://cache:6379/2",
+        "False",
     ]
 
 
 def test_debug_off_requires_a_secret_key():
     env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
     env.update({"DEBUG": "0", "DJANGO_SETTINGS_MODULE": "league.settings"})
-    proc = subprocess.run([sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-c", "import django; django.setup()"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
     assert proc.returncode != 0
     assert "SECRET_KEY" in proc.stderr
 
 
 def test_check_deploy_is_clean_with_production_settings():
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env.update({
-        "DEBUG": "0",
-        "SECRET_KEY": "a-real-production-key-" + "x9Q2!kP7#mZ4@rT8$wL1^" * 3,
-        "ALLOWED_HOSTS": "league.example.org",
-    })
+    env.update(
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": "a-real-production-key-" + "x9Q2!kP7#mZ4@rT8$wL1^" * 3,
+            "ALLOWED_HOSTS": "league.example.org",
+        }
+    )
     proc = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=env, capture_output=True, text=True,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "WARNING" not in proc.stderr and "WARNINGS" not in proc.stdout
@@ -63,7 +81,10 @@ def test_check_deploy_is_clean_with_production_settings():
 
 
 def test_https_redirect_is_a_setting():
-    out = _run_settings({"DEBUG": "0", "SECRET_KEY": "k" * 60, "SECURE_SSL_REDIRECT": "0"}, "print(s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE)")
+    out = _run_settings(
+        {"DEBUG": "0", "SECRET_KEY": "k" * 60, "SECURE_SSL_REDIRECT": "0"},
+        "print(s.SECURE_SSL_REDIRECT, s.SESSION_COOKIE_SECURE)",
+    )
     assert out.split() == ["False", "True"]
 
 

@@ -2,6 +2,7 @@
 
 `{% simulate_fixture_panel match %}` and `{% simulate_season_panel season %}` render nothing for
 anyone but the league's master (the permission helpers decide, not the template)."""
+
 from __future__ import annotations
 
 from django import template
@@ -26,8 +27,11 @@ def simulate_fixture_panel(context, match: Match) -> dict:
     user = context["request"].user
     if match.status != Match.Status.SCHEDULED or not services.is_master_of(user, match):
         return {"show": False}
-    form = SimulateForm(label="Simulate this fixture", action=reverse("matches:simulate", kwargs={"pk": match.pk}),
-                        prefix_id="sim-match")
+    form = SimulateForm(
+        label="Simulate this fixture",
+        action=reverse("matches:simulate", kwargs={"pk": match.pk}),
+        prefix_id="sim-match",
+    )
     return {"show": True, "form": form, "job": match.simulation_jobs.filter(status__in=simulation.OPEN).first()}
 
 
@@ -46,10 +50,15 @@ def simulate_season_panel(context, season: Season) -> dict:
     return {
         "show": True,
         "current": current,
-        "round_form": SimulateForm(label=round_label, action=reverse("matches:simulate_round", kwargs=kwargs),
-                                   prefix_id="sim-round"),
-        "season_form": SimulateForm(label="Simulate the rest of the season",
-                                    action=reverse("matches:simulate_season", kwargs=kwargs), weekly_rounds=weekly,
-                                    prefix_id="sim-season", css="btn-outline-danger"),
+        "round_form": SimulateForm(
+            label=round_label, action=reverse("matches:simulate_round", kwargs=kwargs), prefix_id="sim-round"
+        ),
+        "season_form": SimulateForm(
+            label="Simulate the rest of the season",
+            action=reverse("matches:simulate_season", kwargs=kwargs),
+            weekly_rounds=weekly,
+            prefix_id="sim-season",
+            css="btn-outline-danger",
+        ),
         "job": SimulationJob.objects.filter(season=season, status__in=simulation.OPEN).first(),
     }

@@ -226,9 +226,7 @@ def attack_pool_size(
     return max(dice, minimum, 0)
 
 
-def defense_pool_size(
-    defense: int, *, assist_bonus: int = 0, modifier: int = 0, minimum: int = 0
-) -> int:
+def defense_pool_size(defense: int, *, assist_bonus: int = 0, modifier: int = 0, minimum: int = 0) -> int:
     """Number of defense dice: Defense + assists ("Assists": +1 Defense per
     friendly model in the attacker's influence zone; Guard makes one assist
     +2) + ``modifier``, at least ``minimum`` and never below 0."""
@@ -314,9 +312,7 @@ def resolve_counts(
     return chooser, _apply_policy(policy, chooser, available)
 
 
-def _apply_policy(
-    policy: ChoosingPolicy, chooser: Side, available: frozenset[Element]
-) -> Element:
+def _apply_policy(policy: ChoosingPolicy, chooser: Side, available: frozenset[Element]) -> Element:
     """Call ``policy`` and check it returned a die the chooser actually has."""
     choice = Element(policy(chooser, available))
     if choice not in available:
@@ -395,9 +391,7 @@ def resolve_combat(
     chosen_index: int | None = None
     result: Element | None = None
     if chooser is not None:
-        faces, left = (
-            (a_pool.faces, a_left) if chooser is Side.ATTACKER else (d_pool.faces, d_left)
-        )
+        faces, left = (a_pool.faces, a_left) if chooser is Side.ATTACKER else (d_pool.faces, d_left)
         result = _apply_policy(policy, chooser, frozenset(faces[i] for i in left))
         chosen_index = next(i for i in left if faces[i] is result)
     return CombatResult(

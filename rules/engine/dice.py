@@ -62,7 +62,7 @@ OPPOSITION_PAIRS: tuple[tuple[Element, Element], ...] = (
 
 #: Element -> the element that eliminates it.
 OPPOSITE: dict[Element, Element] = {
-    **{a: b for a, b in OPPOSITION_PAIRS},
+    **dict(OPPOSITION_PAIRS),
     **{b: a for a, b in OPPOSITION_PAIRS},
 }
 

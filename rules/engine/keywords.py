@@ -147,11 +147,26 @@ MASTERIES: dict[str, Element] = {
 #: Keywords :func:`fight` reads (the rest act outside a combat roll).
 COMBAT_KEYWORDS: frozenset[str] = frozenset(
     {
-        KW.CLOSE_COMBAT_MASTER, KW.FOCUS, KW.SENSEI, KW.DAUNTLESS, KW.GUARD,
-        KW.YAMAZARUS_TAIL, KW.COMBINED_ATTACK, KW.ENGULF, KW.PRECISION_STRIKE,
-        KW.TORAS_CLAWS, KW.KITSUNES_BITE, KW.TIDAL_WAVE, KW.BACKSTAB,
-        KW.DIRTY_FIGHTER, KW.EMPTINESS, KW.IJINS_HORNS, KW.RESILIENT,
-        KW.ACCURATE, KW.RANGED_MASTER, *MASTERIES,
+        KW.CLOSE_COMBAT_MASTER,
+        KW.FOCUS,
+        KW.SENSEI,
+        KW.DAUNTLESS,
+        KW.GUARD,
+        KW.YAMAZARUS_TAIL,
+        KW.COMBINED_ATTACK,
+        KW.ENGULF,
+        KW.PRECISION_STRIKE,
+        KW.TORAS_CLAWS,
+        KW.KITSUNES_BITE,
+        KW.TIDAL_WAVE,
+        KW.BACKSTAB,
+        KW.DIRTY_FIGHTER,
+        KW.EMPTINESS,
+        KW.IJINS_HORNS,
+        KW.RESILIENT,
+        KW.ACCURATE,
+        KW.RANGED_MASTER,
+        *MASTERIES,
     }
 )
 
@@ -710,9 +725,12 @@ def _injures(outcome: tuple[Side | None, Element | None], side: Side, context: F
     if element is None:
         return False
     if context.ranged:
-        return side is Side.DEFENDER and element is Element.VOID and not (
-            context.earth_void_stun or context.void_stuns
-        ) and element in context.ranged_effects
+        return (
+            side is Side.DEFENDER
+            and element is Element.VOID
+            and not (context.earth_void_stun or context.void_stuns)
+            and element in context.ranged_effects
+        )
     if side is Side.ATTACKER:
         return element is Element.SPIRIT
     return element is Element.VOID and not context.void_stuns
@@ -742,15 +760,21 @@ def fight(
     rerolls: list[RerollUse] = []
 
     has_single = (
-        attacker.has(KW.CLOSE_COMBAT_MASTER) or defender.has(KW.CLOSE_COMBAT_MASTER)
-        or (attacker.mastery and attacker.mastery_ready) or (defender.mastery and defender.mastery_ready)
-        or context.attacker_sensei or context.defender_sensei
+        attacker.has(KW.CLOSE_COMBAT_MASTER)
+        or defender.has(KW.CLOSE_COMBAT_MASTER)
+        or (attacker.mastery and attacker.mastery_ready)
+        or (defender.mastery and defender.mastery_ready)
+        or context.attacker_sensei
+        or context.defender_sensei
         or (context.ranged and attacker.has(KW.RANGED_MASTER))
     )
     has_whole = policy.use_tokens and (
-        context.attacker_reroll_tokens or context.defender_reroll_tokens
-        or attacker.lucky_tokens or defender.lucky_tokens
-        or attacker.curse_tokens or defender.curse_tokens
+        context.attacker_reroll_tokens
+        or context.defender_reroll_tokens
+        or attacker.lucky_tokens
+        or defender.lucky_tokens
+        or attacker.curse_tokens
+        or defender.curse_tokens
     )
     if has_single or has_whole:
         valuer = _Valuer.build(attacker, defender, context, policy.stun_value)
@@ -768,7 +792,7 @@ def fight(
                     _counts(pools[Side.ATTACKER].faces), _counts(pools[Side.DEFENDER].faces), dirty, choosing
                 )
 
-            def whole(pool_side: Side, source: str) -> None:
+            def whole(pool_side: Side, source: str, side: Side = side) -> None:
                 pool = pools[pool_side]
                 pools[pool_side] = reroll(pool, range(len(pool)), rng=rng)
                 rerolls.append(RerollUse(side, source, pool_side, tuple(range(len(pool)))))
@@ -802,10 +826,7 @@ def fight(
             for source, limit in singles:
                 pool = pools[side]
                 a_faces, d_faces = pools[Side.ATTACKER].faces, pools[Side.DEFENDER].faces
-                eligible = [
-                    i for i in pool.rerollable
-                    if source != "Mastery" or pool.faces[i] is not me.mastery
-                ]
+                eligible = [i for i in pool.rerollable if source != "Mastery" or pool.faces[i] is not me.mastery]
                 gains = sorted(
                     ((sign * evaluator.reroll_gain(a_faces, d_faces, side, i), i) for i in eligible),
                     reverse=True,
@@ -866,7 +887,8 @@ def fight(
     poisoned = cursed = False
     if not context.ranged:
         unchosen = [
-            f for i, f in enumerate(result.attack_faces)
+            f
+            for i, f in enumerate(result.attack_faces)
             if not (result.chooser is Side.ATTACKER and i == result.chosen_index)
         ]
         if attacker.has(KW.ENGULF) and Element.FIRE in unchosen:

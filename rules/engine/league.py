@@ -121,13 +121,7 @@ class XpAward:
     @property
     def total(self) -> int:
         """Total XP earned."""
-        return (
-            self.injuries
-            + self.chunin_stuns
-            + self.reveals
-            + self.all_star
-            + self.challenge
-        )
+        return self.injuries + self.chunin_stuns + self.reveals + self.all_star + self.challenge
 
 
 #: XP for each Ninja All-Star award ("Earning XP").
@@ -261,8 +255,9 @@ def underdog_bonus(
         raise ValueError("max_bonus_koban cannot be negative")
     diff = highest - rating
     if not enabled:
-        return UnderdogBonus(rating=rating, difference=diff, reroll_tokens=0, moon_power_tokens=0,
-                             extra_all_star_awards=0, bonus_koban=0)
+        return UnderdogBonus(
+            rating=rating, difference=diff, reroll_tokens=0, moon_power_tokens=0, extra_all_star_awards=0, bonus_koban=0
+        )
     return UnderdogBonus(
         rating=rating,
         difference=diff,
@@ -473,8 +468,12 @@ def advancement_options(
     by (category, name).  Both dice of a non-doubles roll give the same
     keyword choice, so they yield one list.
     """
-    roll = faces if isinstance(faces, AdvancementRoll) else AdvancementRoll(
-        faces=tuple(parse_faces(faces))  # type: ignore[arg-type]
+    roll = (
+        faces
+        if isinstance(faces, AdvancementRoll)
+        else AdvancementRoll(
+            faces=tuple(parse_faces(faces))  # type: ignore[arg-type]
+        )
     )
     if len(roll.faces) != 2:
         raise ValueError("an advancement roll has exactly two dice")
@@ -486,9 +485,7 @@ def advancement_options(
     if roll.is_doubles:
         kind, attribute = DOUBLES_RESULTS[roll.faces[0]]
         if kind == "attribute":
-            options.append(
-                AdvancementOption(kind="attribute", attribute=attribute, doubles_only=True)
-            )
+            options.append(AdvancementOption(kind="attribute", attribute=attribute, doubles_only=True))
         else:
             options.extend(
                 AdvancementOption(kind="affinity", affinity=e, doubles_only=True)
@@ -506,11 +503,7 @@ def advancement_options(
         if not (normal or roll.is_doubles):
             continue
         seen.add(key)
-        keywords.append(
-            AdvancementOption(
-                kind="keyword", keyword=keyword, category=category, doubles_only=not normal
-            )
-        )
+        keywords.append(AdvancementOption(kind="keyword", keyword=keyword, category=category, doubles_only=not normal))
     keywords.sort(key=lambda o: (_norm(o.category or ""), _norm(o.keyword or "")))
     return options + keywords
 

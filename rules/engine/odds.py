@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from math import comb, factorial
 
 from .combat import DEFAULT_POLICY, ChoosingPolicy, Side, choosing_side, resolve_counts
@@ -84,7 +84,7 @@ def _check(attack: int, defense: int) -> None:
             raise ValueError(f"{name} must be an int in 0..{MAX_DICE}, got {value!r}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _pair_table(pair: int, na: int, nd: int) -> dict[State, int]:
     """Outcome counts of one opposition pair when ``na`` attacker dice and
     ``nd`` defender dice landed on that pair's two faces."""
@@ -103,15 +103,13 @@ def _pair_table(pair: int, na: int, nd: int) -> dict[State, int]:
     return dict(table)
 
 
-def _convolve(
-    left: dict[State, int], right: dict[State, int], weight: int, out: dict[State, int]
-) -> None:
+def _convolve(left: dict[State, int], right: dict[State, int], weight: int, out: dict[State, int]) -> None:
     for (a1, d1, am1, dm1), w1 in left.items():
         for (a2, d2, am2, dm2), w2 in right.items():
             out[(a1 + a2, d1 + d2, am1 | am2, dm1 | dm2)] += weight * w1 * w2
 
 
-@lru_cache(maxsize=None)
+@cache
 def _two_pairs(na: int, nd: int) -> dict[State, int]:
     """Outcome counts of the first two pairs sharing ``na``/``nd`` dice."""
     out: dict[State, int] = defaultdict(int)
@@ -126,7 +124,7 @@ def _two_pairs(na: int, nd: int) -> dict[State, int]:
     return dict(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _state_counts(attack: int, defense: int) -> dict[State, int]:
     """Number of ordered rolls (out of ``6**(attack+defense)``) leading to
     each post-elimination state.  Independent of the choosing policy."""
@@ -146,7 +144,7 @@ def _mask_elements(mask: int) -> frozenset[Element]:
     return frozenset(e for e in ELEMENTS if mask & _BIT[e])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _detailed_counts(attack: int, defense: int, policy: ChoosingPolicy) -> dict[Outcome, int]:
     counts: dict[Outcome, int] = defaultdict(int)
     choice_cache: dict[tuple[Side, int], Element] = {}
@@ -167,17 +165,13 @@ def _detailed_counts(attack: int, defense: int, policy: ChoosingPolicy) -> dict[
     return dict(counts)
 
 
-def detailed_odds(
-    attack: int, defense: int, *, policy: ChoosingPolicy = DEFAULT_POLICY
-) -> dict[Outcome, Fraction]:
+def detailed_odds(attack: int, defense: int, *, policy: ChoosingPolicy = DEFAULT_POLICY) -> dict[Outcome, Fraction]:
     """Exact probability of each ``(chooser, chosen element)``; the key
     ``(None, None)`` is "all dice eliminated".  Only outcomes with non-zero
     probability are present; the values sum to exactly 1."""
     _check(attack, defense)
     total = 6 ** (attack + defense)
-    return {
-        k: Fraction(n, total) for k, n in _detailed_counts(attack, defense, policy).items()
-    }
+    return {k: Fraction(n, total) for k, n in _detailed_counts(attack, defense, policy).items()}
 
 
 def combat_odds(
@@ -196,9 +190,7 @@ def combat_odds(
     return odds
 
 
-def chooser_odds(
-    attack: int, defense: int, *, policy: ChoosingPolicy = DEFAULT_POLICY
-) -> dict[Side | None, Fraction]:
+def chooser_odds(attack: int, defense: int, *, policy: ChoosingPolicy = DEFAULT_POLICY) -> dict[Side | None, Fraction]:
     """Exact probability that the attacker / defender / nobody chooses."""
     odds: dict[Side | None, Fraction] = {
         Side.ATTACKER: Fraction(0),
@@ -217,11 +209,9 @@ def combat_odds_by_compositions(
     of count vectors with multinomial weights.  Slow for big pools
     (3003 x 3003 vectors at 10 v 10) -- use for checking only."""
     _check(attack, defense)
-    counts: dict[Element | None, int] = {e: 0 for e in ELEMENTS}
+    counts: dict[Element | None, int] = dict.fromkeys(ELEMENTS, 0)
     counts[None] = 0
-    defense_vectors = [
-        (dict(zip(ELEMENTS, v)), multinomial(v)) for v in compositions(defense, 6)
-    ]
+    defense_vectors = [(dict(zip(ELEMENTS, v)), multinomial(v)) for v in compositions(defense, 6)]
     for av in compositions(attack, 6):
         a_counts, a_weight = dict(zip(ELEMENTS, av)), multinomial(av)
         for d_counts, d_weight in defense_vectors:
@@ -240,6 +230,4 @@ def odds_table(
     """:func:`combat_odds` for every ``(attack, defense)`` combination
     (default Attack 1-10 vs Defense 1-10)."""
     defenses = tuple(defenses)
-    return {
-        (a, d): combat_odds(a, d, policy=policy) for a in attacks for d in defenses
-    }
+    return {(a, d): combat_odds(a, d, policy=policy) for a in attacks for d in defenses}

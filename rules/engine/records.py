@@ -3,6 +3,7 @@
 Both go through the same post-game sequence (matches.services), so they share this shape.
 Ids are opaque (the app uses Ninja/Team primary keys).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

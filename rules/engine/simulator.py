@@ -32,7 +32,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from .affinity import affinity_test, opposed_affinity_test
 from .combat import DEFAULT_POLICY, CombatEffect, Side
@@ -181,9 +181,8 @@ class SimNinja:
             movement=entry["movement"] + movement,
             attack=entry["attack"] + attack,
             defense=entry["defense"] + defense,
-            affinities=tuple(entry["affinities"]) + tuple(
-                a for a in extra_affinities if Element(a).value not in entry["affinities"]
-            ),
+            affinities=tuple(entry["affinities"])
+            + tuple(a for a in extra_affinities if Element(a).value not in entry["affinities"]),
             keywords=frozenset(entry["keywords"]) | frozenset(extra_keywords),
             abilities=frozenset(abilities),
             ranged=entry.get("ranged"),
@@ -232,7 +231,10 @@ CHALLENGES: dict[str, SimChallenge] = {
     for c in (
         SimChallenge("assassination", "Assassination", 6, 7, ("injure_vip",)),
         SimChallenge(
-            "intercept-the-messenger", "Intercept the Messenger", 7, 9,
+            "intercept-the-messenger",
+            "Intercept the Messenger",
+            7,
+            9,
             ("injure_messenger", "messenger_escapes"),
         ),
         SimChallenge("champion", "Champion", 7, 8, ("chosen_champion",)),
@@ -241,7 +243,10 @@ CHALLENGES: dict[str, SimChallenge] = {
         SimChallenge("brawl", "Brawl", 7, 6, ("injure_enemy",)),
         SimChallenge("search", "Search", 7, 9, ("check_crate", "find_objective")),
         SimChallenge(
-            "capture-the-medal", "Capture the Medal", 7, 9,
+            "capture-the-medal",
+            "Capture the Medal",
+            7,
+            9,
             ("pick_up_medal", "return_own_medal", "capture_enemy_medal"),
         ),
     )
@@ -354,11 +359,11 @@ class _Model:
         self.stealth = False
 
 
-@lru_cache(maxsize=None)
+@cache
 def _odds_float(attack: int, defense: int) -> tuple[float, ...]:
     """P(Spirit, Void, Earth, Air, Water, Fire, no result) as floats."""
     odds = combat_odds(min(attack, _ODDS_CAP), min(defense, _ODDS_CAP), policy=DEFAULT_POLICY)
-    return tuple(float(odds[e]) for e in ELEMENTS) + (float(odds[None]),)
+    return (*tuple(float(odds[e]) for e in ELEMENTS), float(odds[None]))
 
 
 class _Match:
@@ -528,7 +533,7 @@ class _Match:
         elif slug == "infiltration":
             self.medals_home = {0: True, 1: True}
         elif slug == "capture-the-medal":
-            self.medals_home = {t: True for t in range(self.n)}
+            self.medals_home = dict.fromkeys(range(self.n), True)
         elif slug == "search":
             faces = list(ELEMENTS)
             self.rng.shuffle(faces)
@@ -540,11 +545,7 @@ class _Match:
             self.choose_vip(t)
         elif self.challenge.slug == "champion" and self.champion[t] is None:
             self.choose_champion(t)
-        elif (
-            self.challenge.slug == "intercept-the-messenger"
-            and t != self.attacker_team
-            and self.messenger[t] is None
-        ):
+        elif self.challenge.slug == "intercept-the-messenger" and t != self.attacker_team and self.messenger[t] is None:
             self.choose_messenger(t)
 
     def choose_vip(self, t: int) -> None:
@@ -582,8 +583,10 @@ class _Match:
         contenders = [t for t in range(self.n) if self.on_board(t)] or list(range(self.n))
         if len(contenders) == 1:
             return contenders[0]
-        reps = {t: max(self.on_board(t) or self.team_models(t), key=lambda m: (len(m.ninja.affinities), -m.uid))
-                for t in contenders}
+        reps = {
+            t: max(self.on_board(t) or self.team_models(t), key=lambda m: (len(m.ninja.affinities), -m.uid))
+            for t in contenders
+        }
         if len(contenders) == 2:
             a, b = contenders
             res = opposed_affinity_test(reps[a].ninja.affinities, reps[b].ninja.affinities, rng=self.rng)
@@ -637,9 +640,7 @@ class _Match:
             return
         # Healing Herbs: an adjacent friendly madoushi Stuns itself instead
         for herb in self.on_board(victim.team):
-            if herb is not victim and herb.has("Healing Herbs") and herb.stun == 0 and (
-                herb.engaged & victim.engaged
-            ):
+            if herb is not victim and herb.has("Healing Herbs") and herb.stun == 0 and (herb.engaged & victim.engaged):
                 self.say(f"{herb.name} uses Healing Herbs: {victim.name} ignores the Injury")
                 herb.stun += 1
                 return
@@ -781,7 +782,7 @@ class _Match:
         n_att, _ = attack_dice(a_snap, d_snap, ctx)
         n_def, _, _ = defense_dice(a_snap, d_snap, ctx, n_att)
         p = _odds_float(n_att, n_def)
-        spirit, void, earth, air, water, fire = p[:6]
+        spirit, void, earth, air, _water, fire = p[:6]
         inj = self.injury_value(attacker, target)
         stun_v = 0.35 * inj if target.stun < 2 else inj
         if target.moon:
@@ -803,8 +804,17 @@ class _Match:
                 out.append(f)
         return out
 
-    def context(self, attacker: _Model, target: _Model, *, moved: bool, spaces: int, back: bool,
-                ranged: bool = False, extra: dict | None = None) -> FightContext:
+    def context(
+        self,
+        attacker: _Model,
+        target: _Model,
+        *,
+        moved: bool,
+        spaces: int,
+        back: bool,
+        ranged: bool = False,
+        extra: dict | None = None,
+    ) -> FightContext:
         kw: dict = dict(attacker_moved=moved, spaces_moved=spaces)
         t_a, t_d = attacker.team, target.team
         if ranged:
@@ -836,9 +846,7 @@ class _Match:
                 break
         d_bonus = 0
         for k in self.on_board(t_d):
-            if k is not target and k.has("Resolute Melody") and not ranged and (
-                k.engaged & target.engaged
-            ):
+            if k is not target and k.has("Resolute Melody") and not ranged and (k.engaged & target.engaged):
                 d_bonus += 1
                 notes.append("Resolute Melody +1")
                 break
@@ -927,8 +935,9 @@ class _Match:
             self.say(f"{target.name} is Cursed")
         return out
 
-    def apply_effect(self, out: FightOutcome, attacker: _Model, target: _Model,
-                     a_by: _Model | None, d_by: _Model) -> None:
+    def apply_effect(
+        self, out: FightOutcome, attacker: _Model, target: _Model, a_by: _Model | None, d_by: _Model
+    ) -> None:
         c = out.combat
         self.harm(attacker, out.attacker.harm, by=a_by)
         self.harm(target, out.defender.harm, by=d_by)
@@ -964,9 +973,8 @@ class _Match:
         """Leave the influence zones of the enemies ``m`` is in contact with."""
         if not m.engaged or self.free_mover(m):
             return True
-        if m.has(KW.BLINK):
-            if self.test(m, "Blink"):
-                return True
+        if m.has(KW.BLINK) and self.test(m, "Blink"):
+            return True
         if m.has("Back Flip"):
             return True
         required = 2 if any(self.models[u].has(KW.IKAS_TENTACLES) for u in m.engaged) else 1
@@ -1234,8 +1242,7 @@ class _Match:
             m.attack_mod += 2
             m.defense_mod -= 2
             self.say(f"{m.name} uses Yama Fist")
-        ctx = self.context(m, target, moved=moved, spaces=max(spaces, 3 if moved else 0) if moved else 0,
-                           back=back)
+        ctx = self.context(m, target, moved=moved, spaces=max(spaces, 3 if moved else 0) if moved else 0, back=back)
         if m.has("Whirlwind") and len(m.engaged) >= 2:
             self.whirlwind(m, ctx)
         else:
@@ -1250,8 +1257,9 @@ class _Match:
         if self.winner_now is not None:
             return
         if m.has(KW.FRENZY) and m.on_board and target.on_board:
-            out = self.attack(m, target, self.context(m, target, moved=ctx.attacker_moved, spaces=0,
-                                                      back=m.uid in target.behind))
+            out = self.attack(
+                m, target, self.context(m, target, moved=ctx.attacker_moved, spaces=0, back=m.uid in target.behind)
+            )
             self.after_attack(m, target, out)
         if m.has(KW.FRENZY) and m.on_board:
             m.defense_mod -= (m.ninja.defense + m.defense_mod) - (m.ninja.defense + m.defense_mod) // 2
@@ -1263,8 +1271,12 @@ class _Match:
                 if not cands:
                     break
                 m.attack_mod -= penalty
-                best = max(cands, key=lambda e: self.expected_value(
-                    m, e, self.context(m, e, moved=False, spaces=0, back=m.uid in e.behind)))
+                best = max(
+                    cands,
+                    key=lambda e: self.expected_value(
+                        m, e, self.context(m, e, moved=False, spaces=0, back=m.uid in e.behind)
+                    ),
+                )
                 ctx2 = self.context(m, best, moved=False, spaces=0, back=m.uid in best.behind)
                 if self.expected_value(m, best, ctx2) <= 0:
                     m.attack_mod += penalty
@@ -1275,12 +1287,17 @@ class _Match:
                 self.after_attack(m, best, out)
                 penalty += 2
         # Wind of Blades: Stun itself for a second attack
-        if (m.has("Wind of Blades") and m.on_board and target.on_board and m.stun == 0 and m.moon == 0
-                and self.winner_now is None):
+        if (
+            m.has("Wind of Blades")
+            and m.on_board
+            and target.on_board
+            and m.stun == 0
+            and m.moon == 0
+            and self.winner_now is None
+        ):
             m.stun += 1
             self.say(f"{m.name} Stuns itself for Wind of Blades")
-            out = self.attack(m, target, self.context(m, target, moved=False, spaces=0,
-                                                      back=m.uid in target.behind))
+            out = self.attack(m, target, self.context(m, target, moved=False, spaces=0, back=m.uid in target.behind))
             self.after_attack(m, target, out)
 
     def whirlwind(self, m: _Model, ctx: FightContext) -> None:
@@ -1296,8 +1313,9 @@ class _Match:
     def after_attack(self, m: _Model, target: _Model, out: FightOutcome) -> None:
         if not m.on_board:
             return
-        tyrant = any(f is not m and f.has("Tyrant") and abs(f.progress - m.progress) <= 4
-                     for f in self.on_board(m.team))
+        tyrant = any(
+            f is not m and f.has("Tyrant") and abs(f.progress - m.progress) <= 4 for f in self.on_board(m.team)
+        )
         if tyrant and out.defender.harm is not Harm.INJURED and m.moon == 0:
             self.say(f"{m.name} fails its Tyrant and is Stunned")
             self.harm(m, Harm.STUNNED, by=None)
@@ -1318,13 +1336,11 @@ class _Match:
         if slug == "search":
             return self.search_crate(m, mv, stunned)
         if slug == "king-of-the-hill" and not self.in_scoring_area(m) and not m.engaged:
-            target, value, _ = self.best_target(m, mv, stunned=stunned)
+            _target, value, _ = self.best_target(m, mv, stunned=stunned)
             if value < 0.6:
                 self.advance(m, mv if stunned else 2 * mv, goal=BOARD_DEPTH // 2)
                 return True
-        if self.search_option(m, stunned):
-            return True
-        return False
+        return bool(self.search_option(m, stunned))
 
     def search_option(self, m: _Model, stunned: bool) -> bool:
         """Search when the only enemies around are in Stealth."""
@@ -1384,7 +1400,7 @@ class _Match:
             options.append((abs(m.progress - at), medal, at))
         if not options or m.engaged:
             return False
-        target, value, _ = self.best_target(m, mv, stunned=stunned)
+        _target, value, _ = self.best_target(m, mv, stunned=stunned)
         if value > 1.0:
             return False
         _, medal, at = min(options)
@@ -1423,7 +1439,7 @@ class _Match:
             return False
         runners = [r for r in self.on_board(m.team) if r.run_target is not None]
         if m.run_target is None:
-            if len(runners) >= 2 or m.ninja.movement < 6 and len(runners) >= 1:
+            if len(runners) >= 2 or (m.ninja.movement < 6 and len(runners) >= 1):
                 return False
             homes = [t for t, home in self.medals_home.items() if home and t != m.team]
             if not homes:
@@ -1448,7 +1464,7 @@ class _Match:
         crates = [c for c in self.crates if not c["gone"]]
         if not crates or m.engaged:
             return False
-        target, value, _ = self.best_target(m, mv, stunned=stunned)
+        _target, value, _ = self.best_target(m, mv, stunned=stunned)
         if value > 1.0:
             return False
         at = BOARD_DEPTH // 2
@@ -1558,8 +1574,9 @@ class _Match:
                 if m.has(KW.REGENERATION) and self.test(m, "Regeneration"):
                     m.where = TRAINING
                     self.say(f"{m.name} regenerates")
-            healing = sorted((m for m in self.team_models(t) if m.where == HEALING),
-                             key=lambda m: (-self.strength(m), m.uid))
+            healing = sorted(
+                (m for m in self.team_models(t) if m.where == HEALING), key=lambda m: (-self.strength(m), m.uid)
+            )
             if healing:
                 healing.pop(0).where = TRAINING
             if healing:

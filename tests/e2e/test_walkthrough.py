@@ -12,6 +12,7 @@ newsletter and player A reads it.
 A screenshot of every step is saved to test-artifacts/e2e/NN-step.png. The test skips when
 chromium is missing, but fails when REQUIRE_SERVICES=1 or CI=true (tests.conftest.need).
 """
+
 from __future__ import annotations
 
 import os
@@ -29,9 +30,15 @@ PASSWORD = "Moonlit-Path-2468!"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
+
 
 def chromium_path() -> str | None:
     path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
@@ -50,8 +57,11 @@ class Walk:
         page.on("pageerror", lambda exc: self.problems.append(f"{who}: JavaScript error: {exc}"))
         page.on(
             "response",
-            lambda r: self.problems.append(f"{who}: {r.status} for {r.request.method} {r.url}")
-            if r.status >= 500 or (r.status == 404 and "/static/" in r.url) else None,
+            lambda r: (
+                self.problems.append(f"{who}: {r.status} for {r.request.method} {r.url}")
+                if r.status >= 500 or (r.status == 404 and "/static/" in r.url)
+                else None
+            ),
         )
 
     def shot(self, page, step: str, *, full_page: bool = True) -> None:
@@ -88,9 +98,9 @@ def log_out(page) -> None:
 def create_team(page, base: str, name: str, clan: str, league_name: str | None = None) -> int:
     page.goto(f"{base}/teams/new/")
     page.fill("#id_name", name)
-    page.select_option("#id_clan", label=next(
-        t for t in page.locator("#id_clan option").all_inner_texts() if t.startswith(clan)
-    ))
+    page.select_option(
+        "#id_clan", label=next(t for t in page.locator("#id_clan option").all_inner_texts() if t.startswith(clan))
+    )
     if league_name:
         page.select_option("#id_league", label=league_name)
     page.get_by_role("button", name="Create team").click()
@@ -172,7 +182,11 @@ def walk_through(base: str, browser) -> None:
         old.unlink()
     walk = Walk()
 
-    master_ctx, a_ctx, b_ctx = browser.new_context(**DESKTOP), browser.new_context(**PHONE), browser.new_context(**PHONE)
+    master_ctx, a_ctx, b_ctx = (
+        browser.new_context(**DESKTOP),
+        browser.new_context(**PHONE),
+        browser.new_context(**PHONE),
+    )
     for ctx in (master_ctx, a_ctx, b_ctx):
         ctx.set_default_timeout(15_000)
     master, a, b = master_ctx.new_page(), a_ctx.new_page(), b_ctx.new_page()
@@ -366,15 +380,25 @@ def test_team_scroll_prints_on_one_page(transactional_db, live_server, catalog, 
     try:
         team = make_team("tora", name="The Very Long Named Claws of the Eastern Moon")
         services.treasury_post(team=team, amount=200, reason="correction", note="test funds")
-        for slug, count in [("tora-chunin", 1), ("tora-kaiken", 4), ("tora-yajiri", 2), ("tora-kunoichi", 2),
-                            ("tora-byakko", 1), ("tora-ryu", 1), ("moon-princess", 1)]:
+        for slug, count in [
+            ("tora-chunin", 1),
+            ("tora-kaiken", 4),
+            ("tora-yajiri", 2),
+            ("tora-kunoichi", 2),
+            ("tora-byakko", 1),
+            ("tora-ryu", 1),
+            ("moon-princess", 1),
+        ]:
             recruit(team, slug, count)
         assert team.ninjas.count() == 12
         opponent = make_team("ika", name="Ink in the Tide of Endless Night")
         brawl = Challenge.objects.get(slug="brawl")
         for i in range(20):
-            match = Match.objects.create(challenge=brawl, status=Match.Status.CONFIRMED,
-                                         date=datetime.date(2026, 1, 1) + datetime.timedelta(days=7 * i))
+            match = Match.objects.create(
+                challenge=brawl,
+                status=Match.Status.CONFIRMED,
+                date=datetime.date(2026, 1, 1) + datetime.timedelta(days=7 * i),
+            )
             side = MatchTeam.objects.create(match=match, team=team, slot=1, points=3, outcome="win", koban_earned=10)
             MatchTeam.objects.create(match=match, team=opponent, slot=2, points=1, outcome="loss", koban_earned=6)
             ninja = team.ninjas.first()

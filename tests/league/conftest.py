@@ -1,4 +1,5 @@
 """Fixtures for the league tests (helpers live in tests/league/helpers.py)."""
+
 from __future__ import annotations
 
 import pytest
@@ -15,7 +16,6 @@ def celery_eager():
     app.conf.task_eager_propagates = True
     yield
     app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER
-
 
 
 @pytest.fixture(autouse=True)

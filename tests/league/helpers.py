@@ -1,5 +1,6 @@
 """Helpers for the league tests: seasons full of teams, and results entered straight into the
 database (the matches app owns result entry; these tests only need confirmed outcomes)."""
+
 from __future__ import annotations
 
 import random
@@ -13,8 +14,9 @@ from tests.factories import LeagueFactory, UserFactory, make_team, recruit
 CLANS = ["tora", "yamazaru", "kitsune", "ika", "tanchyo", "ijin"]
 
 
-def add_team(league: League, *, owner=None, name: str | None = None, clan: str | None = None,
-             with_ninja: bool = False) -> Team:
+def add_team(
+    league: League, *, owner=None, name: str | None = None, clan: str | None = None, with_ninja: bool = False
+) -> Team:
     """A team applied to ``league`` and accepted (entered in the current season, if any)."""
     n = Team.objects.count()
     team = make_team(clan or CLANS[n % len(CLANS)], owner=owner or UserFactory(), name=name, league=league)
@@ -25,12 +27,20 @@ def add_team(league: League, *, owner=None, name: str | None = None, clan: str |
     return team
 
 
-def make_season(n: int, *, format: str = Season.Format.ROUND_ROBIN, league: League | None = None,
-                swiss_rounds: int | None = None, playoff_teams: int = 0, with_ninja: bool = False,
-                **house_rules) -> Season:
+def make_season(
+    n: int,
+    *,
+    format: str = Season.Format.ROUND_ROBIN,
+    league: League | None = None,
+    swiss_rounds: int | None = None,
+    playoff_teams: int = 0,
+    with_ninja: bool = False,
+    **house_rules,
+) -> Season:
     league = league or LeagueFactory(**house_rules)
-    season = services.season_create(league=league, format=format, swiss_rounds=swiss_rounds,
-                                    playoff_teams=playoff_teams)
+    season = services.season_create(
+        league=league, format=format, swiss_rounds=swiss_rounds, playoff_teams=playoff_teams
+    )
     for _ in range(n):
         add_team(league, with_ninja=with_ninja)
     return season
@@ -78,4 +88,3 @@ def play_round(season: Season, round_number: int, score=lambda home, away: (3, 1
     for match in Match.objects.filter(season=season, stage="", round_number=round_number, status="scheduled"):
         h, a = home_away(match)
         play(match, *score(h, a))
-

@@ -1,5 +1,6 @@
 """Concurrent schedule requests and playoff confirmations: one schedule, one next round
 (PostgreSQL row locks and the ScheduleRun unique constraint)."""
+
 from __future__ import annotations
 
 import threading
@@ -23,7 +24,7 @@ def run_together(target, n: int = 2) -> list:
         try:
             barrier.wait(timeout=10)
             results.append(target())
-        except Exception as exc:  # noqa: BLE001 - reported by the assertion
+        except Exception as exc:
             results.append(exc)
         finally:
             connection.close()

@@ -1,4 +1,7 @@
 """The anonymous page cache: served without queries, invalidated by every write, never for members."""
+
+import contextlib
+
 import pytest
 from django.core.cache import cache
 from django.db import connection
@@ -14,13 +17,13 @@ pytestmark = [pytest.mark.page_cache, pytest.mark.usefixtures("catalog")]
 @pytest.fixture(autouse=True)
 def fresh_cache(settings):
     settings.PAGE_CACHE_SECONDS = 300
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pagecache-tests"}}
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pagecache-tests"}
+    }
     cache.clear()
     yield
-    try:
+    with contextlib.suppress(Exception):
         cache.clear()
-    except Exception:  # noqa: BLE001 - a test may point the cache at a dead server
-        pass
 
 
 def queries(client, url):
@@ -95,8 +98,9 @@ def test_celery_task_end_bumps_the_version():
 
 def test_pages_render_when_the_cache_is_down(settings):
     """Redis (the cache in production) stopped: pages are served uncached, writes still work."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                                   "LOCATION": "redis://127.0.0.1:1/0"}}  # nothing listens on port 1
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}
+    }  # nothing listens on port 1
     owner = UserFactory()
     team = make_team("tora", owner=owner)
     anon = Client()

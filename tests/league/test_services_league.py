@@ -1,4 +1,5 @@
 """Leagues, house rules frozen per season, applications, self-arranged fixtures, rollover."""
+
 from __future__ import annotations
 
 import random
@@ -36,14 +37,23 @@ def test_house_rules_are_frozen_per_season():
     league = LeagueFactory(points_win=3, revenue_win=10, tie_breakers="points_difference")
     first = services.season_create(league=league, format=Season.Format.ROUND_ROBIN)
     assert (first.points_win, first.revenue_win, first.tie_breakers) == (3, 10, "points_difference")
-    services.league_update(league=league, points_win=2, revenue_win=12, tie_breakers="head_to_head,wins",
-                           results_need_confirmation=False)
+    services.league_update(
+        league=league, points_win=2, revenue_win=12, tie_breakers="head_to_head,wins", results_need_confirmation=False
+    )
     first.refresh_from_db()
     assert (first.points_win, first.revenue_win, first.tie_breakers, first.results_need_confirmation) == (
-        3, 10, "points_difference", True)
+        3,
+        10,
+        "points_difference",
+        True,
+    )
     second = services.season_rollover(season=first)
     assert (second.points_win, second.revenue_win, second.tie_breaker_list, second.results_need_confirmation) == (
-        2, 12, ["head_to_head", "wins"], False)
+        2,
+        12,
+        ["head_to_head", "wins"],
+        False,
+    )
     first.refresh_from_db()
     assert first.points_win == 3 and first.status == Season.Status.FINISHED
     assert second.number == 2 and second.name == "Season 2"
@@ -174,9 +184,10 @@ def test_playoff_champion_is_archived():
 
 # --- self-arranged fixtures and challenge choice ----------------------------------------------------
 
+
 def test_self_arranged_fixture_between_two_entered_teams():
     season = make_season(3, format=Season.Format.SELF_ARRANGED)
-    a, b, c = [e.team for e in season.entries.select_related("team").order_by("id")]
+    a, b, _c = [e.team for e in season.entries.select_related("team").order_by("id")]
     match = services.fixture_arrange(season=season, home=a, away=b, rng=random.Random(3))
     assert match.round_number is None and match.stage == "" and match.pairing_reason == "arranged by the players"
     assert list(match.sides.values_list("slot", "team_id")) == [(1, a.pk), (2, b.pk)]
@@ -209,8 +220,9 @@ def test_challenge_is_set_only_before_kick_off():
 
 def test_team_created_into_a_league_is_pending_and_acceptance_enters_it():
     season = make_season(0)
-    team = team_services.team_create(owner=UserFactory(), name="Late Moon", clan=Clan.objects.get(slug="ika"),
-                                     league=season.league)
+    team = team_services.team_create(
+        owner=UserFactory(), name="Late Moon", clan=Clan.objects.get(slug="ika"), league=season.league
+    )
     assert team.entry_status == Team.EntryStatus.PENDING
     services.application_accept(team=team)
     assert season.entries.filter(team=team).exists()

@@ -1,4 +1,5 @@
 """Schedule generation through league.services, checked in the database (Match rows)."""
+
 from __future__ import annotations
 
 import random
@@ -158,16 +159,19 @@ def test_each_fixture_rolls_the_random_challenge_generator_reproducibly():
     # the same seed replays the same draws
     other = make_season(8)
     generate(other, RR, seed=123)
-    assert [(m.challenge_roll["first"], m.challenge_roll["second"]) for m in Match.objects.filter(season=other).order_by("id")] == rolls
+    assert [
+        (m.challenge_roll["first"], m.challenge_roll["second"])
+        for m in Match.objects.filter(season=other).order_by("id")
+    ] == rolls
 
 
 def test_a_challenge_set_by_the_master_replaces_the_generator():
     season = make_season(4)
     brawl = Challenge.objects.get(name="Brawl")
     generate(season, RR, challenge=brawl)
-    assert set(Match.objects.filter(season=season).values_list("challenge__name", "challenge_chooser", "challenge_roll")) == {
-        ("Brawl", "", None)
-    }
+    assert set(
+        Match.objects.filter(season=season).values_list("challenge__name", "challenge_chooser", "challenge_roll")
+    ) == {("Brawl", "", None)}
     assert not DiceRoll.objects.filter(match__season=season).exists()
 
 
@@ -190,6 +194,7 @@ def test_fixture_create_sets_player_slots_and_chooser():
 
 
 # --- random weekly -------------------------------------------------------------------------------
+
 
 def test_random_weekly_meets_everyone_before_a_rematch_and_never_pairs_one_players_teams():
     season = make_season(0, format=Season.Format.RANDOM_WEEKLY)
@@ -240,6 +245,7 @@ def test_random_weekly_impossible_pairing_fails_the_run_with_the_reason():
 
 # --- swiss ---------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n", [7, 8])
 def test_swiss_pairs_from_confirmed_standings_without_rematches(n):
     season = make_season(n, format=Season.Format.SWISS, swiss_rounds=4)
@@ -283,6 +289,7 @@ def test_swiss_round_waits_for_confirmed_results():
 
 
 # --- playoffs ------------------------------------------------------------------------------------
+
 
 def ranked_season(n: int, **kw) -> tuple[Season, list[int]]:
     """A self-arranged season with the playoffs for all n teams, whose table ranks the teams in
@@ -364,7 +371,7 @@ def test_a_voided_playoff_game_is_replayed():
 
 
 def test_playoffs_with_byes_for_a_non_power_of_two():
-    season, order = ranked_season(6)
+    season, _order = ranked_season(6)
     generate(season, ScheduleRun.Kind.PLAYOFF)
     byes = BracketSlot.objects.filter(season=season, round_number=1, away__isnull=True)
     assert sorted(byes.values_list("home_seed", flat=True)) == [1, 2]

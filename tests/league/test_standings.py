@@ -1,4 +1,5 @@
 """The league table: SQL aggregation in a fixed number of queries, and every tie-breaker."""
+
 from __future__ import annotations
 
 import random
@@ -60,7 +61,12 @@ def test_friendlies_unconfirmed_voided_playoff_and_other_season_games_do_not_cou
     game(season, a, b, 5, 0, stage="playoff-1")
     services.fixture_create(season=season, round_number=None, home=a, away=b, rng=random.Random(0))  # scheduled
     rows = by_name(league_table(season))
-    assert (rows[a.name].played, rows[a.name].points, rows[a.name].points_for, rows[a.name].points_against) == (1, 3, 3, 1)
+    assert (rows[a.name].played, rows[a.name].points, rows[a.name].points_for, rows[a.name].points_against) == (
+        1,
+        3,
+        3,
+        1,
+    )
     assert (rows[b.name].played, rows[b.name].points) == (1, 0)
 
 
@@ -104,6 +110,7 @@ def test_query_count_without_head_to_head_is_also_fixed():
 
 
 # --- tie-breakers, each with a hand-made tie -----------------------------------------------------
+
 
 def tied_pair(tie_breakers: str):
     season = make_season(0, format=Season.Format.SELF_ARRANGED, tie_breakers=tie_breakers)
@@ -176,7 +183,7 @@ def test_tie_broken_by_lower_team_rating():
 
 
 def test_teams_level_on_everything_are_listed_alphabetically():
-    season, a, b, c = tied_pair("points_difference,points_for,head_to_head,wins,team_rating_low")
+    season, _a, _b, _c = tied_pair("points_difference,points_for,head_to_head,wins,team_rating_low")
     assert order(season) == ["Alpha", "Bravo", "Charlie"]
 
 

@@ -1,4 +1,5 @@
 """Schedule generation through a real Celery worker over Redis (PostgreSQL in CI)."""
+
 from __future__ import annotations
 
 import time

@@ -1,4 +1,5 @@
 """League pages through the test client: forms posted, permissions, query bounds."""
+
 from __future__ import annotations
 
 import random
@@ -31,6 +32,7 @@ def url(name, season=None, **kw):
 
 # --- leagues -------------------------------------------------------------------------------------
 
+
 def test_home_and_league_list(client, django_assert_max_num_queries):
     season = make_season(3)
     user = login(client, season.entries.first().team.owner)
@@ -48,10 +50,21 @@ def test_create_league_posting_the_form_makes_the_user_master(client, django_ass
     user = login(client, UserFactory())
     assert client.get(url("create")).status_code == 200
     data = {
-        "name": "Moon Court", "description": "We play on Thursdays", "starting_koban": 110,
-        "revenue_win": 10, "revenue_draw": 8, "revenue_loss": 6, "points_win": 3, "points_draw": 1,
-        "points_loss": 0, "results_need_confirmation": "on", "dice_mode": "server", "underdog_bonuses": "on", "max_bonus_koban": 6,
-        "tie_breaker_1": "head_to_head", "tie_breaker_2": "points_difference",
+        "name": "Moon Court",
+        "description": "We play on Thursdays",
+        "starting_koban": 110,
+        "revenue_win": 10,
+        "revenue_draw": 8,
+        "revenue_loss": 6,
+        "points_win": 3,
+        "points_draw": 1,
+        "points_loss": 0,
+        "results_need_confirmation": "on",
+        "dice_mode": "server",
+        "underdog_bonuses": "on",
+        "max_bonus_koban": 6,
+        "tie_breaker_1": "head_to_head",
+        "tie_breaker_2": "points_difference",
     }
     with django_assert_max_num_queries(12):
         response = client.post(url("create"), data)
@@ -80,8 +93,16 @@ def test_only_the_master_edits_house_rules(client, django_assert_max_num_queries
     with django_assert_max_num_queries(6):
         assert client.get(url("edit", slug=league.slug)).status_code == 200
     data = {
-        "description": "new", "starting_koban": 100, "revenue_win": 12, "revenue_draw": 8, "revenue_loss": 6,
-        "points_win": 2, "points_draw": 1, "points_loss": 0, "dice_mode": "entered", "tie_breaker_1": "wins",
+        "description": "new",
+        "starting_koban": 100,
+        "revenue_win": 12,
+        "revenue_draw": 8,
+        "revenue_loss": 6,
+        "points_win": 2,
+        "points_draw": 1,
+        "points_loss": 0,
+        "dice_mode": "entered",
+        "tie_breaker_1": "wins",
         "max_bonus_koban": 4,
     }
     response = client.post(url("edit", slug=league.slug), data)
@@ -120,7 +141,9 @@ def test_apply_and_the_master_accepts_or_refuses(client, django_assert_max_num_q
     assert (team.league, team.entry_status) == (league, Team.EntryStatus.PENDING)
     # the player cannot decide
     assert client.get(url("applications", slug=league.slug)).status_code == 403
-    assert client.post(url("applications", slug=league.slug), {"team": team.pk, "decision": "accept"}).status_code == 403
+    assert (
+        client.post(url("applications", slug=league.slug), {"team": team.pk, "decision": "accept"}).status_code == 403
+    )
     login(client, league.master)
     other = make_team("ika", league=league)
     with django_assert_max_num_queries(8):
@@ -138,20 +161,30 @@ def test_season_create_copies_house_rules(client):
     league = LeagueFactory(points_win=4)
     add_team(league)
     login(client, league.master)
-    response = client.post(url("season_create", slug=league.slug),
-                           {"name": "", "format": "swiss", "swiss_rounds": "", "playoff_teams": 0})
+    response = client.post(
+        url("season_create", slug=league.slug), {"name": "", "format": "swiss", "swiss_rounds": "", "playoff_teams": 0}
+    )
     assert response.status_code == 200 and not league.seasons.exists()  # swiss needs rounds
-    response = client.post(url("season_create", slug=league.slug),
-                           {"name": "Spring", "format": "swiss", "swiss_rounds": 4, "playoff_teams": 4})
+    response = client.post(
+        url("season_create", slug=league.slug),
+        {"name": "Spring", "format": "swiss", "swiss_rounds": 4, "playoff_teams": 4},
+    )
     season = league.seasons.get()
     assert response.status_code == 302 and response["Location"] == season.get_absolute_url()
     assert (season.name, season.swiss_rounds, season.playoff_teams, season.points_win) == ("Spring", 4, 4, 4)
     assert season.entries.count() == 1
     other = login(client, UserFactory())
-    assert other and client.post(url("season_create", slug=league.slug), {"format": "round_robin", "playoff_teams": 0}).status_code == 403
+    assert (
+        other
+        and client.post(
+            url("season_create", slug=league.slug), {"format": "round_robin", "playoff_teams": 0}
+        ).status_code
+        == 403
+    )
 
 
 # --- schedules -----------------------------------------------------------------------------------
+
 
 def test_master_generates_a_schedule_through_the_task_and_twice_is_one_schedule(
     client, django_assert_max_num_queries, django_capture_on_commit_callbacks
@@ -250,6 +283,7 @@ def test_swiss_and_weekly_next_round_from_the_season_page(client, django_capture
 
 # --- playoffs ------------------------------------------------------------------------------------
 
+
 def test_bracket_page_and_advance(client, django_assert_max_num_queries, django_capture_on_commit_callbacks):
     season = make_season(4, playoff_teams=4)
     generate(season, ScheduleRun.Kind.ROUND_ROBIN)
@@ -276,11 +310,13 @@ def test_bracket_page_and_advance(client, django_assert_max_num_queries, django_
 
 # --- fixtures ------------------------------------------------------------------------------------
 
+
 def chooser_fixture(season, chooser="player2"):
     teams = [e.team for e in season.entries.select_related("team").order_by("id")]
     seed = next(s for s in range(500) if random_challenge(rng=random.Random(s)).chooser == chooser)
-    return services.fixture_create(season=season, round_number=1, home=teams[0], away=teams[1],
-                                   rng=random.Random(seed)), teams
+    return services.fixture_create(
+        season=season, round_number=1, home=teams[0], away=teams[1], rng=random.Random(seed)
+    ), teams
 
 
 def test_the_named_player_picks_the_challenge(client, django_assert_max_num_queries):
@@ -351,8 +387,10 @@ def test_rollover_through_the_form(client, django_assert_max_num_queries):
     login(client, season.league.master)
     response = client.post(url("season_rollover", season), {"format": "round_robin", "playoff_teams": 0})
     assert response.status_code == 200  # the confirmation box is required
-    response = client.post(url("season_rollover", season),
-                           {"name": "Winter", "format": "double_round_robin", "playoff_teams": 2, "confirm": "on"})
+    response = client.post(
+        url("season_rollover", season),
+        {"name": "Winter", "format": "double_round_robin", "playoff_teams": 2, "confirm": "on"},
+    )
     new = Season.objects.get(league=season.league, number=2)
     assert response.status_code == 302 and response["Location"] == new.get_absolute_url()
     assert (new.name, new.format, new.playoff_teams, new.entries.count()) == ("Winter", "double_round_robin", 2, 4)

@@ -31,13 +31,20 @@ def simple_record(match, *, points=(3, 1), feats=None, healing=(), all_stars=Non
     teams = []
     for side, pts in zip(match.sides.order_by("slot"), points, strict=True):
         roster = [r for r in side.roster_snapshot if r["available"]]
-        star_ids = set(all_stars.get(side.team_id, [])) if all_stars else {r["id"] for r in roster[: 1 + side.extra_all_stars]}
+        star_ids = (
+            set(all_stars.get(side.team_id, [])) if all_stars else {r["id"] for r in roster[: 1 + side.extra_all_stars]}
+        )
         ninjas = []
         for row in roster:
             extra = feats.get(row["id"], {})
-            ninjas.append(NinjaRecord(
-                ninja_id=row["id"], played=played_all, all_star_awards=1 if row["id"] in star_ids else 0,
-                in_healing_house=row["id"] in healing, **extra,
-            ))
+            ninjas.append(
+                NinjaRecord(
+                    ninja_id=row["id"],
+                    played=played_all,
+                    all_star_awards=1 if row["id"] in star_ids else 0,
+                    in_healing_house=row["id"] in healing,
+                    **extra,
+                )
+            )
         teams.append(TeamRecord(team_id=side.team_id, points=pts, ninjas=tuple(ninjas)))
     return MatchRecord(teams=tuple(teams))

@@ -1,4 +1,5 @@
 """Eight threads submitting (and confirming) the same result at once: the sequence runs once."""
+
 import threading
 
 from django.core.exceptions import ValidationError
@@ -32,7 +33,7 @@ def test_eight_threads_submit_the_same_result(postgres_tx, catalog):
             result = "applied"
         except ValidationError as exc:
             result = "refused: " + exc.messages[0]
-        except Exception as exc:  # noqa: BLE001 - any other error fails the test below
+        except Exception as exc:
             result = f"error: {exc!r}"
         finally:
             connection.close()
@@ -70,7 +71,7 @@ def test_eight_threads_confirm_the_same_result(postgres_tx, catalog):
         try:
             barrier.wait(timeout=10)
             services.match_confirm(match=Match.objects.get(pk=match.pk), actor=away.owner if i % 2 else league.master)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             errors.append(repr(exc))
         finally:
             connection.close()

@@ -1,4 +1,5 @@
 """The post-game sequence through the services, checked against the database afterwards."""
+
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
@@ -23,11 +24,16 @@ def ledger_ok(team):
 
 
 def test_kick_off_snapshots_ratings_bonuses_and_rosters(brawl_match, two_teams):
-    home, away = two_teams
+    home, _away = two_teams
     match = services.match_kick_off(match=brawl_match)
     sides = list(match.sides.order_by("slot"))
     assert [s.rating for s in sides] == [11, 10]
-    assert (sides[1].reroll_tokens, sides[1].bonus_koban, sides[1].moon_power_tokens, sides[1].extra_all_stars) == (1, 1, 0, 0)
+    assert (sides[1].reroll_tokens, sides[1].bonus_koban, sides[1].moon_power_tokens, sides[1].extra_all_stars) == (
+        1,
+        1,
+        0,
+        0,
+    )
     assert (sides[0].reroll_tokens, sides[0].bonus_koban) == (0, 0)
     names = [r["name"] for r in sides[0].roster_snapshot]
     assert "Byakko" in names and len(names) == 8
@@ -51,9 +57,10 @@ def test_full_match_from_kick_off_to_chosen_advancements(brawl_match, two_teams,
     chunin_ika = away.ninjas.get(profile__slug="ika-chunin")
     ika_kaiken = away.ninjas.filter(profile__slug="ika-kaiken").order_by("id")[0]
     record = simple_record(
-        match, points=(6, 2),
+        match,
+        points=(6, 2),
         feats={
-            kaiken.pk: {"injuries": 19, "chunin_stuns": 0},           # 19 + 3 All-Star = 22 XP: two levels
+            kaiken.pk: {"injuries": 19, "chunin_stuns": 0},  # 19 + 3 All-Star = 22 XP: two levels
             yajiri.pk: {"injuries": 2, "chunin_stuns": 1, "reveals": 1},  # 4 XP
             chunin_ika.pk: {"injuries": 2},
         },
@@ -74,7 +81,12 @@ def test_full_match_from_kick_off_to_chosen_advancements(brawl_match, two_teams,
     assert ledger_ok(home) == home_before + 10
     assert ledger_ok(away) == away_before + 7
     side_home, side_away = match.sides.order_by("slot")
-    assert (side_home.outcome, side_home.koban_earned, side_away.outcome, side_away.koban_earned) == ("win", 10, "loss", 7)
+    assert (side_home.outcome, side_home.koban_earned, side_away.outcome, side_away.koban_earned) == (
+        "win",
+        10,
+        "loss",
+        7,
+    )
 
     # XP: 22 for the kaiken (two levels, two rolls), 4 for the yajiri; ledger of XP events.
     kaiken.refresh_from_db()
@@ -113,7 +125,9 @@ def test_full_match_from_kick_off_to_chosen_advancements(brawl_match, two_teams,
 
     rng = random.Random(f"{match.seed}:downtime")
     expected = [roll_downtime(rng=rng).face.value for _ in range(2)]
-    assert list(DiceRoll.objects.filter(match=match, purpose="downtime").order_by("id").values_list("faces", flat=True)) == [[f] for f in expected]
+    assert list(
+        DiceRoll.objects.filter(match=match, purpose="downtime").order_by("id").values_list("faces", flat=True)
+    ) == [[f] for f in expected]
 
 
 def test_two_levels_in_one_game_give_two_rolls_even_for_one_model(brawl_match, two_teams):
@@ -128,7 +142,7 @@ def test_two_levels_in_one_game_give_two_rolls_even_for_one_model(brawl_match, t
 
 
 def test_master_submission_applies_at_once_and_draw_revenue_is_a_setting(brawl_match, two_teams, league):
-    home, away = two_teams
+    _home, _away = two_teams
     league.revenue_draw = 7
     league.save()
     match = services.match_kick_off(match=brawl_match)
@@ -160,18 +174,21 @@ def test_sequence_runs_exactly_once(brawl_match, two_teams):
     assert MatchNinja.objects.filter(side__match=match).count() == home.ninjas.count() + away.ninjas.count() == 18
 
 
-@pytest.mark.parametrize("problem, expected", [
-    ("two_all_stars", "pick 1 Ninja All-Star"),
-    ("none_all_star", "pick 1 Ninja All-Star"),
-    ("chunin_stun", "only a non-chunin earns XP for stunning a chunin"),
-    ("unplayed_feats", "was never on the board"),
-    ("bad_feat", "is not an XP award of this challenge"),
-    ("negative", "counts must be between 0 and 50"),
-])
+@pytest.mark.parametrize(
+    "problem, expected",
+    [
+        ("two_all_stars", "pick 1 Ninja All-Star"),
+        ("none_all_star", "pick 1 Ninja All-Star"),
+        ("chunin_stun", "only a non-chunin earns XP for stunning a chunin"),
+        ("unplayed_feats", "was never on the board"),
+        ("bad_feat", "is not an XP award of this challenge"),
+        ("negative", "counts must be between 0 and 50"),
+    ],
+)
 def test_invalid_records_write_nothing(brawl_match, two_teams, problem, expected):
     from dataclasses import replace
 
-    home, away = two_teams
+    home, _away = two_teams
     match = services.match_kick_off(match=brawl_match)
     record = simple_record(match)
     t0 = record.teams[0]
@@ -224,7 +241,9 @@ def test_ronin_upkeep_pay_release_and_forced_release(league, catalog):
     benkei = home.ninjas.get(profile__slug="benkei")
     record = simple_record(match, points=(0, 3), healing={shojo.pk})
     services.match_submit_result(
-        match=match, record=record, actor=league.master,
+        match=match,
+        record=record,
+        actor=league.master,
         upkeep={shojo.pk: "pay", tengu.pk: "release", benkei.pk: "pay"},
     )
     side = match.sides.get(team=home)
@@ -253,8 +272,9 @@ def test_availability_carries_forward(brawl_match, two_teams, league):
     home, away = two_teams
     match = services.match_kick_off(match=brawl_match)
     k = away.ninjas.filter(profile__slug="ika-kaiken").first()
-    services.match_submit_result(match=match, record=simple_record(match, healing={k.pk}),
-                                 actor=league.master, downtime_faces=None)
+    services.match_submit_result(
+        match=match, record=simple_record(match, healing={k.pk}), actor=league.master, downtime_faces=None
+    )
     result = DowntimeResult.objects.get(match=match, ninja=k)
     k.refresh_from_db()
     assert k.misses_games == result.misses_games
@@ -270,12 +290,14 @@ def test_availability_carries_forward(brawl_match, two_teams, league):
         services.match_submit_result(match=m, record=simple_record(m), actor=league.master)
         k.refresh_from_db()
         assert k.misses_games == expected_left
-    m = services.match_kick_off(match=services.match_create(teams=[home, away], challenge=brawl_match.challenge, league=league))
+    m = services.match_kick_off(
+        match=services.match_create(teams=[home, away], challenge=brawl_match.challenge, league=league)
+    )
     assert next(r for r in m.sides.get(team=away).roster_snapshot if r["id"] == k.pk)["available"] is True
 
 
 def test_healing_house_start_is_used_up(brawl_match, two_teams, league):
-    home, away = two_teams
+    home, _away = two_teams
     k = home.ninjas.filter(profile__slug="tora-kaiken").first()
     k.starts_in_healing_house = True
     k.save()
@@ -294,7 +316,9 @@ def test_entered_dice_mode(brawl_match, two_teams, league):
     match = services.match_kick_off(match=brawl_match)
     k = away.ninjas.filter(profile__slug="ika-kaiken").first()
     star = home.ninjas.filter(profile__slug="tora-kaiken").first()
-    record = simple_record(match, healing={k.pk}, feats={star.pk: {"injuries": 5}}, all_stars={home.pk: [star.pk], away.pk: [k.pk]})
+    record = simple_record(
+        match, healing={k.pk}, feats={star.pk: {"injuries": 5}}, all_stars={home.pk: [star.pk], away.pk: [k.pk]}
+    )
     with pytest.raises(ValidationError):
         services.match_submit_result(match=match, record=record, actor=league.master, downtime_faces={})
     services.match_submit_result(match=match, record=record, actor=league.master, downtime_faces={k.pk: "Void"})
@@ -308,14 +332,23 @@ def test_entered_dice_mode(brawl_match, two_teams, league):
     options = {services.option_key(o) for o in services.advancement_options_for(roll)}
     assert "attribute:attack" in options  # Fire doubles: +1 Attack
     services.advancement_choose(roll=roll, choice="attribute:attack")
-    line = selectors.ninja_line(selectors.team_for_scroll(home.pk).roster[[n.pk for n in selectors.team_for_scroll(home.pk).roster].index(star.pk)])
+    line = selectors.ninja_line(
+        selectors.team_for_scroll(home.pk).roster[
+            [n.pk for n in selectors.team_for_scroll(home.pk).roster].index(star.pk)
+        ]
+    )
     assert line.attack == star.profile.attack + 1
 
 
 def test_spirit_spares_the_worst_other_outcome():
     from rules.engine.league import downtime_effect
 
-    outcomes = {1: downtime_effect("Spirit"), 2: downtime_effect("Fire"), 3: downtime_effect("Void"), 4: downtime_effect("Water")}
+    outcomes = {
+        1: downtime_effect("Spirit"),
+        2: downtime_effect("Fire"),
+        3: downtime_effect("Void"),
+        4: downtime_effect("Water"),
+    }
     assert services._spirit_spares(outcomes) == {3: 1}
     assert services._spirit_spares({1: downtime_effect("Spirit"), 2: downtime_effect("Water")}) == {}
 
@@ -326,7 +359,9 @@ def test_void_most_recent_result_reverses_everything(brawl_match, two_teams, lea
     star = home.ninjas.filter(profile__slug="tora-kaiken").first()
     k = away.ninjas.filter(profile__slug="ika-kaiken").first()
     before = {t.pk: (t.treasury, selectors.team_rating(t)) for t in (home, away)}
-    record = simple_record(match, feats={star.pk: {"injuries": 9}}, healing={k.pk}, all_stars={home.pk: [star.pk], away.pk: [k.pk]})
+    record = simple_record(
+        match, feats={star.pk: {"injuries": 9}}, healing={k.pk}, all_stars={home.pk: [star.pk], away.pk: [k.pk]}
+    )
     services.match_submit_result(match=match, record=record, actor=league.master)
     roll = AdvancementRoll.objects.get(ninja=star)
     services.advancement_choose(roll=roll, choice=services.option_key(services.advancement_options_for(roll)[0]))
@@ -348,7 +383,9 @@ def test_void_older_result_is_refused(brawl_match, two_teams, league):
     home, away = two_teams
     first = services.match_kick_off(match=brawl_match)
     services.match_submit_result(match=first, record=simple_record(first), actor=league.master)
-    second = services.match_kick_off(match=services.match_create(teams=[home, away], challenge=brawl_match.challenge, league=league))
+    second = services.match_kick_off(
+        match=services.match_create(teams=[home, away], challenge=brawl_match.challenge, league=league)
+    )
     services.match_submit_result(match=second, record=simple_record(second), actor=league.master)
     first.refresh_from_db()
     with pytest.raises(ValidationError) as exc:
@@ -360,7 +397,9 @@ def test_three_team_game_compares_to_highest(league, catalog):
     from tests.factories import make_legal_team
 
     teams = [make_legal_team(c, league=league, name=c) for c in ("tora", "ika", "yamazaru")]
-    match = services.match_kick_off(match=services.match_create(teams=teams, challenge=Challenge.objects.get(slug="brawl"), league=league))
+    match = services.match_kick_off(
+        match=services.match_create(teams=teams, challenge=Challenge.objects.get(slug="brawl"), league=league)
+    )
     ratings = [s.rating for s in match.sides.order_by("slot")]
     top = max(ratings)
     assert [s.bonus_koban for s in match.sides.order_by("slot")] == [min(top - r, 6) for r in ratings]
@@ -377,9 +416,14 @@ def test_model_starting_in_healing_house_may_end_there_without_playing(brawl_mat
     k.save()
     other = away.ninjas.filter(profile__slug="ika-kaiken").exclude(pk=k.pk).first()
     match = services.match_kick_off(match=brawl_match)
-    record = simple_record(match, all_stars={home.pk: [home.ninjas.first().pk], away.pk: [away.ninjas.get(profile__slug="ika-chunin").pk]})
+    record = simple_record(
+        match, all_stars={home.pk: [home.ninjas.first().pk], away.pk: [away.ninjas.get(profile__slug="ika-chunin").pk]}
+    )
     away_record = record.teams[1]
-    ninjas = [replace(n, played=False, in_healing_house=True) if n.ninja_id in (k.pk, other.pk) else n for n in away_record.ninjas]
+    ninjas = [
+        replace(n, played=False, in_healing_house=True) if n.ninja_id in (k.pk, other.pk) else n
+        for n in away_record.ninjas
+    ]
     bad = replace(record, teams=(record.teams[0], replace(away_record, ninjas=tuple(ninjas))))
     with pytest.raises(ValidationError) as exc:  # `other` did not start there
         services.match_submit_result(match=match, record=bad, actor=league.master)

@@ -1,4 +1,5 @@
 """Result entry through the real forms, confirmation, the match page, and their query counts."""
+
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -135,7 +136,15 @@ def test_advancement_choice_page(client, brawl_match, two_teams, league):
     home, _ = two_teams
     match = services.match_kick_off(match=brawl_match)
     star = home.ninjas.filter(profile__slug="tora-kaiken").first()
-    services.match_submit_result(match=match, record=simple_record(match, feats={star.pk: {"injuries": 5}}, all_stars={home.pk: [star.pk], two_teams[1].pk: [two_teams[1].ninjas.first().pk]}), actor=league.master)
+    services.match_submit_result(
+        match=match,
+        record=simple_record(
+            match,
+            feats={star.pk: {"injuries": 5}},
+            all_stars={home.pk: [star.pk], two_teams[1].pk: [two_teams[1].ninjas.first().pk]},
+        ),
+        actor=league.master,
+    )
     roll = AdvancementRoll.objects.get(ninja=star)
     login(client, home.owner)
     scroll = client.get(home.get_absolute_url()).content.decode()
@@ -181,7 +190,14 @@ def _match_with_roster(league, size):
     from teams import services as team_services
 
     team_services.treasury_post(team=home, amount=300, reason="correction", note="funds")
-    plan = [("tengu", 1), ("tora-chunin", 1), ("tora-kaiken", 4), ("tora-yajiri", 2), ("tora-kunoichi", 2), ("tora-oni", 2)]
+    plan = [
+        ("tengu", 1),
+        ("tora-chunin", 1),
+        ("tora-kaiken", 4),
+        ("tora-yajiri", 2),
+        ("tora-kunoichi", 2),
+        ("tora-oni", 2),
+    ]
     made = 0
     for slug, n in plan:
         for _ in range(n):
@@ -209,7 +225,11 @@ def test_result_form_match_page_and_sequence_queries_do_not_grow_with_roster(cli
     for m in (small, big):
         hh = {r["id"] for r in m.sides.get(slot=1).roster_snapshot[:3]}
         with CaptureQueriesContext(connection) as ctx:
-            services.match_submit_result(match=m, record=simple_record(m, healing=hh, feats={r: {"injuries": 8} for r in hh}), actor=league.master)
+            services.match_submit_result(
+                match=m,
+                record=simple_record(m, healing=hh, feats={r: {"injuries": 8} for r in hh}),
+                actor=league.master,
+            )
         counts.append(len(ctx.captured_queries))
     assert counts[0] == counts[1], counts
     page_small = _count(client, reverse("matches:detail", args=[small.pk]))

@@ -1,5 +1,6 @@
 """Email backends for the tests: Django's locmem backend, failing for chosen addresses (what
 leaves the project is the only thing faked)."""
+
 from __future__ import annotations
 
 import smtplib

@@ -1,4 +1,5 @@
 """Fixtures for the newsletter tests (the seeded league lives in tests/newsletters/helpers.py)."""
+
 from __future__ import annotations
 
 import pytest

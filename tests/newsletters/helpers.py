@@ -10,6 +10,7 @@ Table after round 1: Tigers, Foxes, Apes, Squids.
 Table after round 2: Foxes (▲1), Apes (▲1), Tigers (▼2), Squids (=).
 Top XP earner of round 2: "Big Monkey" of the Apes (5 injuries + a Ninja All-Star award = 8 XP).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -25,8 +26,14 @@ from teams.selectors import team_rating
 from tests.factories import LeagueFactory, UserFactory, make_legal_team, make_team, recruit
 
 
-def record_for(match: Match, points: dict[int, int], *, feats: dict[int, dict] | None = None,
-               stars: dict[int, list[int]] | None = None, healing: tuple[int, ...] = ()) -> MatchRecord:
+def record_for(
+    match: Match,
+    points: dict[int, int],
+    *,
+    feats: dict[int, dict] | None = None,
+    stars: dict[int, list[int]] | None = None,
+    healing: tuple[int, ...] = (),
+) -> MatchRecord:
     """A valid record: every available model played; All-Stars are `stars[team_id]` or the first
     models of the roster (one plus the underdog's extra awards)."""
     feats = feats or {}
@@ -39,19 +46,36 @@ def record_for(match: Match, points: dict[int, int], *, feats: dict[int, dict] |
         chosen = list(stars.get(side.team_id, []))
         chosen += [r["id"] for r in roster if r["id"] not in chosen][: max(0, wanted - len(chosen))]
         ninjas = tuple(
-            NinjaRecord(ninja_id=r["id"], all_star_awards=1 if r["id"] in chosen[:wanted] else 0,
-                        in_healing_house=r["id"] in healing, **feats.get(r["id"], {}))
+            NinjaRecord(
+                ninja_id=r["id"],
+                all_star_awards=1 if r["id"] in chosen[:wanted] else 0,
+                in_healing_house=r["id"] in healing,
+                **feats.get(r["id"], {}),
+            )
             for r in roster
         )
         teams.append(TeamRecord(team_id=side.team_id, points=points[side.team_id], ninjas=ninjas))
     return MatchRecord(teams=tuple(teams))
 
 
-def play(league: League, season: Season, round_number: int, home: Team, away: Team, home_points: int,
-         away_points: int, *, challenge: str = "brawl", **record_kw) -> Match:
+def play(
+    league: League,
+    season: Season,
+    round_number: int,
+    home: Team,
+    away: Team,
+    home_points: int,
+    away_points: int,
+    *,
+    challenge: str = "brawl",
+    **record_kw,
+) -> Match:
     """Create, kick off and confirm a match through matches.services (the master enters it)."""
     match = match_services.match_create(
-        teams=[home, away], challenge=Challenge.objects.get(slug=challenge), season=season, round_number=round_number,
+        teams=[home, away],
+        challenge=Challenge.objects.get(slug=challenge),
+        season=season,
+        round_number=round_number,
     )
     match_services.match_kick_off(match=match)
     record = record_for(match, {home.pk: home_points, away.pk: away_points}, **record_kw)
@@ -97,8 +121,16 @@ def seed_league(*, play_round_2: bool = True) -> Seeded:
     recruit(apes, "yamazaru-kaiken", 2)
     apes = join(league, apes)
     ratings = {t.name: team_rating(t) for t in (tigers, squids, foxes, apes)}
-    seeded = Seeded(league=league, season=season, tigers=tigers, squids=squids, foxes=foxes, apes=apes,
-                    ratings=ratings, big_monkey_id=big_monkey.pk)
+    seeded = Seeded(
+        league=league,
+        season=season,
+        tigers=tigers,
+        squids=squids,
+        foxes=foxes,
+        apes=apes,
+        ratings=ratings,
+        big_monkey_id=big_monkey.pk,
+    )
     seeded.matches["r1a"] = play(league, season, 1, tigers, squids, 5, 0)
     seeded.matches["r1b"] = play(league, season, 1, foxes, apes, 2, 1, challenge="champion")
     if play_round_2:
@@ -109,10 +141,19 @@ def seed_league(*, play_round_2: bool = True) -> Seeded:
 def play_second_round(seeded: Seeded) -> None:
     s = seeded
     fox_ids = [r["id"] for r in _roster(s.foxes)]
-    s.matches["r2a"] = play(s.league, s.season, 2, s.foxes, s.tigers, 9, 1,
-                            feats={fox_ids[1]: {"injuries": 2}})
-    s.matches["r2b"] = play(s.league, s.season, 2, s.apes, s.squids, 3, 1, challenge="champion",
-                            feats={s.big_monkey_id: {"injuries": 5}}, stars={s.apes.pk: [s.big_monkey_id]})
+    s.matches["r2a"] = play(s.league, s.season, 2, s.foxes, s.tigers, 9, 1, feats={fox_ids[1]: {"injuries": 2}})
+    s.matches["r2b"] = play(
+        s.league,
+        s.season,
+        2,
+        s.apes,
+        s.squids,
+        3,
+        1,
+        challenge="champion",
+        feats={s.big_monkey_id: {"injuries": 5}},
+        stars={s.apes.pk: [s.big_monkey_id]},
+    )
 
 
 def _roster(team: Team) -> list[dict]:

@@ -1,4 +1,5 @@
 """Season charts draw the table's leaders only, so a 64-team newsletter (and its email) stays small."""
+
 from types import SimpleNamespace as NS
 
 from newsletters.content import MAX_CHART_TEAMS, chart_section
@@ -11,8 +12,10 @@ def test_charts_draw_only_the_top_teams_of_the_table():
     games = {}
     for n, (a, b) in enumerate(zip(teams[0::2], teams[1::2], strict=True)):
         match = NS(round_number=1)
-        games[n] = [NS(match=match, team_id=a.pk, outcome="win", rating=10),
-                    NS(match=match, team_id=b.pk, outcome="loss", rating=11)]
+        games[n] = [
+            NS(match=match, team_id=a.pk, outcome="win", rating=10),
+            NS(match=match, team_id=b.pk, outcome="loss", rating=11),
+        ]
     charts = chart_section(games, season, rows)
     assert len(charts) == 2
     for chart in charts:

@@ -1,4 +1,5 @@
 """Building a newsletter from a seeded league: each section holds the right facts."""
+
 from __future__ import annotations
 
 import pytest
@@ -63,11 +64,19 @@ def test_round_newsletter_reports_the_upset_the_top_xp_earner_and_table_movement
     # Facts and stats.
     stats = sections["stats"]
     assert stats["top_xp"]["rows"][0] == {
-        "ninja_id": s.big_monkey_id, "ninja": "Big Monkey", "team_id": s.apes.pk, "team": "Apes", "xp": 8,
+        "ninja_id": s.big_monkey_id,
+        "ninja": "Big Monkey",
+        "team_id": s.apes.pk,
+        "team": "Apes",
+        "xp": 8,
     }
     assert stats["top_xp"]["text"] == "Top XP earner: Big Monkey (Apes) with 8 XP."
-    assert {"ninja": "Big Monkey", "team": "Apes", "level": "Experienced",
-            "text": "Big Monkey (Apes) reached Experienced"} in stats["level_ups"]
+    assert {
+        "ninja": "Big Monkey",
+        "team": "Apes",
+        "level": "Experienced",
+        "text": "Big Monkey (Apes) reached Experienced",
+    } in stats["level_ups"]
     assert stats["injuries"]["ninjas"][0] == {"ninja": "Big Monkey", "team": "Apes", "injuries": 5}
     assert stats["records"]["biggest_upset"]["gap"] == gap
     assert stats["records"]["biggest_upset"]["winner"] == "Apes"
@@ -143,8 +152,9 @@ def test_facts_cover_the_healing_house_ronin_hired_and_lost_level_ups_and_advanc
 
     # No loss revenue and dice entered at the table: the Raiders cannot pay their ronin's upkeep,
     # and the downtime faces are known.
-    league = LeagueFactory(name="Hard League", slug="hard", master=UserFactory(username="hard-master"),
-                           revenue_loss=0, dice_mode="entered")
+    league = LeagueFactory(
+        name="Hard League", slug="hard", master=UserFactory(username="hard-master"), revenue_loss=0, dice_mode="entered"
+    )
     season = league_services.season_create(league=league, format="round_robin")
     tigers = join(league, make_legal_team("tora", owner=UserFactory(username="t-owner"), name="Tigers", league=league))
     raiders = make_team("yamazaru", owner=UserFactory(username="r-owner"), name="Raiders", league=league)
@@ -155,8 +165,9 @@ def test_facts_cover_the_healing_house_ronin_hired_and_lost_level_ups_and_advanc
     raiders = join(league, raiders)
     assert raiders.treasury == 0
 
-    match = match_services.match_create(teams=[tigers, raiders], challenge=Challenge.objects.get(slug="champion"),
-                                        season=season, round_number=1)
+    match = match_services.match_create(
+        teams=[tigers, raiders], challenge=Challenge.objects.get(slug="champion"), season=season, round_number=1
+    )
     match_services.match_kick_off(match=match)
     match.refresh_from_db()
     t_side, r_side = match.sides.order_by("slot")
@@ -165,10 +176,16 @@ def test_facts_cover_the_healing_house_ronin_hired_and_lost_level_ups_and_advanc
     hero = t_rows["tora-chunin"]["id"]
     kunoichi = next(r["id"] for r in t_side.roster_snapshot if r["profile_slug"] == "tora-kunoichi")
     hurt = r_rows[0]["id"]
-    record = record_for(match, {tigers.pk: 4, raiders.pk: 2}, feats={hero: {"injuries": 8}},
-                        stars={tigers.pk: [hero]}, healing=(kunoichi, hurt))
-    match_services.match_submit_result(match=match, record=record, actor=league.master,
-                                       downtime_faces={kunoichi: "Air", hurt: "Void"})
+    record = record_for(
+        match,
+        {tigers.pk: 4, raiders.pk: 2},
+        feats={hero: {"injuries": 8}},
+        stars={tigers.pk: [hero]},
+        healing=(kunoichi, hurt),
+    )
+    match_services.match_submit_result(
+        match=match, record=record, actor=league.master, downtime_faces={kunoichi: "Air", hurt: "Void"}
+    )
     assert Match.objects.get(pk=match.pk).status == Match.Status.CONFIRMED
 
     # The chunin reached Experienced: the master enters the dice and picks an advancement.
@@ -179,7 +196,7 @@ def test_facts_cover_the_healing_house_ronin_hired_and_lost_level_ups_and_advanc
     advancement = match_services.advancement_choose(roll=roll, choice=match_services.option_key(option))
 
     newsletter = build(league, Period.round(1, 1))
-    report, = newsletter.sections["reports"]
+    (report,) = newsletter.sections["reports"]
     stats = newsletter.sections["stats"]
     names = {r["id"]: r["name"] for r in t_side.roster_snapshot + r_side.roster_snapshot}
 
@@ -194,10 +211,17 @@ def test_facts_cover_the_healing_house_ronin_hired_and_lost_level_ups_and_advanc
         f"{names[kunoichi]} (Tigers) starts the next game in the Healing House",
         f"{names[hurt]} (Raiders) misses the next two games",
     ]
-    assert stats["ronin"]["hired"] == [{
-        "ninja": "Kappa", "profile": "Kappa", "team": "Raiders", "team_id": raiders.pk, "koban": 20, "upkeep": 5,
-        "text": "Raiders hired Kappa for 20 koban (5 upkeep a game)",
-    }]
+    assert stats["ronin"]["hired"] == [
+        {
+            "ninja": "Kappa",
+            "profile": "Kappa",
+            "team": "Raiders",
+            "team_id": raiders.pk,
+            "koban": 20,
+            "upkeep": 5,
+            "text": "Raiders hired Kappa for 20 koban (5 upkeep a game)",
+        }
+    ]
     assert [r["text"] for r in stats["ronin"]["lost"]] == ["Kappa left Raiders (could not pay the upkeep)"]
     assert stats["top_xp"]["rows"][0]["ninja"] == names[hero]
     assert stats["top_xp"]["rows"][0]["xp"] == 11

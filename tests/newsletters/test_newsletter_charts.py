@@ -1,4 +1,5 @@
 """The inline SVG charts: pure functions, escaped labels."""
+
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
@@ -13,7 +14,9 @@ def test_nice_steps():
 def test_line_chart_is_well_formed_svg_with_escaped_labels():
     svg = line_chart(
         [Series("<script>Tigers</script>", ((1, 3), (2, 6))), Series("Squids & co", ((1, 0), (2, 0)))],
-        title="Points & <more>", x_label="Round", y_label="Points",
+        title="Points & <more>",
+        x_label="Round",
+        y_label="Points",
     )
     root = ET.fromstring(svg)  # parses: well-formed, standalone SVG
     assert root.tag == "{http://www.w3.org/2000/svg}svg"

@@ -1,5 +1,6 @@
 """Concurrent builds on PostgreSQL: one newsletter per league and period (unique constraint and
 row lock), and a build racing a publication never overwrites the published newsletter."""
+
 from __future__ import annotations
 
 import threading
@@ -25,7 +26,7 @@ def run_together(*targets) -> list:
         try:
             barrier.wait(timeout=10)
             results[i] = target()
-        except Exception as exc:  # noqa: BLE001 - reported by the assertion
+        except Exception as exc:
             results[i] = exc
         finally:
             connection.close()
@@ -56,8 +57,9 @@ def test_a_build_racing_the_publication_never_rewrites_it_after_publication(post
     newsletter = services.newsletter_request(league=s.league, period=Period.round(1, 2))
 
     def publish():
-        return services.newsletter_publish(newsletter=Newsletter.objects.get(pk=newsletter.pk),
-                                           actor=s.league.master, send_email=False).status
+        return services.newsletter_publish(
+            newsletter=Newsletter.objects.get(pk=newsletter.pk), actor=s.league.master, send_email=False
+        ).status
 
     def rebuild():
         return services.newsletter_build(newsletter_id=newsletter.pk).status

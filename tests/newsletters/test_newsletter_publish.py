@@ -1,5 +1,6 @@
 """Publishing: the email to every player, failures isolated and retried, the feed, the archive
 frozen as published, and the editorial sanitized."""
+
 from __future__ import annotations
 
 import feedparser
@@ -20,32 +21,40 @@ from tests.newsletters.helpers import play
 @pytest.fixture
 def built(seeded, django_capture_on_commit_callbacks):
     """The seeded league's round 2 newsletter, built (draft)."""
+
     def make(period: Period = Period.round(1, 2)) -> Newsletter:
         with django_capture_on_commit_callbacks(execute=True):
             newsletter = services.newsletter_request(league=seeded.league, period=period)
         newsletter.refresh_from_db()
         assert newsletter.is_built
         return newsletter
+
     return make
 
 
 def publish(newsletter, actor, capture, **kw) -> Newsletter:
     with capture(execute=True):
-        published = services.newsletter_publish(newsletter=newsletter, actor=actor, base_url="https://league.example/", **kw)
+        published = services.newsletter_publish(
+            newsletter=newsletter, actor=actor, base_url="https://league.example/", **kw
+        )
     published.refresh_from_db()
     return published
 
 
 @pytest.mark.django_db
-def test_publishing_emails_every_player_a_text_and_html_message(seeded, built, mailoutbox, django_capture_on_commit_callbacks):
+def test_publishing_emails_every_player_a_text_and_html_message(
+    seeded, built, mailoutbox, django_capture_on_commit_callbacks
+):
     newsletter = built()
-    services.newsletter_update(newsletter=newsletter, title="The Apes stun the Squids",
-                               editorial="What a *round*.", actor=seeded.league.master)
+    services.newsletter_update(
+        newsletter=newsletter, title="The Apes stun the Squids", editorial="What a *round*.", actor=seeded.league.master
+    )
     published = publish(newsletter, seeded.league.master, django_capture_on_commit_callbacks)
 
     assert published.is_published and published.published_at is not None
     assert published.permalink == "https://league.example" + reverse(
-        "newsletters:detail", kwargs={"league_slug": seeded.league.slug, "key": "season-1-round-2"})
+        "newsletters:detail", kwargs={"league_slug": seeded.league.slug, "key": "season-1-round-2"}
+    )
     players = {u.email for u in seeded.players}
     assert len(players) == 5
     assert {m.to[0] for m in mailoutbox} == players
@@ -55,7 +64,7 @@ def test_publishing_emails_every_player_a_text_and_html_message(seeded, built, m
     assert "Upset! Apes beat Squids 3–1" in message.body
     assert "What a *round*." in message.body
     assert published.permalink in message.body
-    (html, mimetype), = message.alternatives
+    ((html, mimetype),) = message.alternatives
     assert mimetype == "text/html"
     assert "<em>round</em>" in html and "Upset! Apes beat Squids 3–1" in html and "<svg" in html
     assert f'href="https://league.example/teams/{seeded.apes.pk}/"' in html  # links made absolute
@@ -85,7 +94,11 @@ def eager_retries():
 
 @pytest.mark.django_db
 def test_a_failing_send_for_one_player_does_not_stop_the_others_and_is_retried(
-    seeded, built, settings, eager_retries, django_capture_on_commit_callbacks,
+    seeded,
+    built,
+    settings,
+    eager_retries,
+    django_capture_on_commit_callbacks,
 ):
     settings.EMAIL_BACKEND = "tests.newsletters.backends.FailingForSomeBackend"
     bad, flaky = seeded.tigers.owner.email, seeded.squids.owner.email
@@ -112,7 +125,10 @@ def test_a_failing_send_for_one_player_does_not_stop_the_others_and_is_retried(
 
 @pytest.mark.django_db
 def test_a_failure_raised_eagerly_still_lets_the_others_through(
-    seeded, built, settings, django_capture_on_commit_callbacks,
+    seeded,
+    built,
+    settings,
+    django_capture_on_commit_callbacks,
 ):
     """Eager mode with errors propagating (the embedded default): the failing send raises inside
     its own after-commit callback, which is robust, so the other players still get theirs."""
@@ -144,13 +160,19 @@ def test_publishing_without_email_sends_nothing(seeded, built, mailoutbox, djang
 
 @pytest.mark.django_db
 def test_a_published_newsletter_is_unchanged_after_later_results_and_a_rebuild(
-    seeded, built, client, django_capture_on_commit_callbacks,
+    seeded,
+    built,
+    client,
+    django_capture_on_commit_callbacks,
 ):
     newsletter = built()
-    services.newsletter_update(newsletter=newsletter, title="Round two", editorial="As it was.", actor=seeded.league.master)
+    services.newsletter_update(
+        newsletter=newsletter, title="Round two", editorial="As it was.", actor=seeded.league.master
+    )
     published = publish(newsletter, seeded.league.master, django_capture_on_commit_callbacks, send_email=False)
-    frozen = Newsletter.objects.values("title", "editorial_html", "sections", "content_html", "content_text",
-                                       "published_at", "builds").get(pk=published.pk)
+    frozen = Newsletter.objects.values(
+        "title", "editorial_html", "sections", "content_html", "content_text", "published_at", "builds"
+    ).get(pk=published.pk)
     page_before = client.get(published.get_absolute_url()).content
 
     # Results change afterwards: the upset is voided, a third round is played.
@@ -164,8 +186,12 @@ def test_a_published_newsletter_is_unchanged_after_later_results_and_a_rebuild(
     with pytest.raises(ValidationError):
         services.newsletter_update(newsletter=published, title="Changed", editorial="", actor=seeded.league.master)
 
-    assert Newsletter.objects.values("title", "editorial_html", "sections", "content_html", "content_text",
-                                     "published_at", "builds").get(pk=published.pk) == frozen
+    assert (
+        Newsletter.objects.values(
+            "title", "editorial_html", "sections", "content_html", "content_text", "published_at", "builds"
+        ).get(pk=published.pk)
+        == frozen
+    )
     assert client.get(published.get_absolute_url()).content == page_before
     # The facts did change: a fresh composition of the same period no longer has the upset.
     fresh = services.compose_sections(Newsletter.objects.select_related("league", "season").get(pk=published.pk))
@@ -179,10 +205,12 @@ def test_the_editorial_is_markdown_rendered_safely(seeded, built, client):
     evil = (
         "Hello **ninjas** of the [league](https://example.org).\n\n"
         "<script>alert('x')</script>\n\n"
-        "[click](javascript:alert(1)) <img src=x onerror=alert(2)> <a href=\"/\" onclick=\"steal()\">home</a>\n\n"
-        "<style>body{display:none}</style><iframe src=\"https://evil.example\"></iframe>"
+        '[click](javascript:alert(1)) <img src=x onerror=alert(2)> <a href="/" onclick="steal()">home</a>\n\n'
+        '<style>body{display:none}</style><iframe src="https://evil.example"></iframe>'
     )
-    updated = services.newsletter_update(newsletter=newsletter, title="Safe", editorial=evil, actor=seeded.league.master)
+    updated = services.newsletter_update(
+        newsletter=newsletter, title="Safe", editorial=evil, actor=seeded.league.master
+    )
     html = updated.editorial_html
     assert "<strong>ninjas</strong>" in html
     assert '<a href="https://example.org" rel="noopener noreferrer nofollow">league</a>' in html
@@ -205,9 +233,15 @@ def test_only_the_master_publishes_or_edits(seeded, built):
 
 
 @pytest.mark.django_db
-def test_the_feed_is_valid_atom_with_the_published_newsletters(seeded, built, client, django_capture_on_commit_callbacks):
-    first = publish(built(Period.round(1, 1)), seeded.league.master, django_capture_on_commit_callbacks, send_email=False)
-    second = publish(built(Period.round(1, 2)), seeded.league.master, django_capture_on_commit_callbacks, send_email=False)
+def test_the_feed_is_valid_atom_with_the_published_newsletters(
+    seeded, built, client, django_capture_on_commit_callbacks
+):
+    first = publish(
+        built(Period.round(1, 1)), seeded.league.master, django_capture_on_commit_callbacks, send_email=False
+    )
+    second = publish(
+        built(Period.round(1, 2)), seeded.league.master, django_capture_on_commit_callbacks, send_email=False
+    )
     built(Period.week_of(first.published_at))  # a draft: never in the feed
 
     response = client.get(reverse("newsletters:feed", kwargs={"league_slug": seeded.league.slug}))

@@ -1,4 +1,5 @@
 """The weekly schedule: one django-celery-beat task made by one command, drafting per league."""
+
 from __future__ import annotations
 
 import datetime as dt

@@ -1,4 +1,5 @@
 """Newsletter pages through the test client: the master's flow, permissions, bounded queries."""
+
 from __future__ import annotations
 
 import pytest
@@ -29,7 +30,10 @@ def draft(seeded, django_capture_on_commit_callbacks) -> Newsletter:
 
 @pytest.mark.django_db
 def test_the_master_drafts_edits_previews_and_publishes_through_the_pages(
-    seeded, client, mailoutbox, django_capture_on_commit_callbacks,
+    seeded,
+    client,
+    mailoutbox,
+    django_capture_on_commit_callbacks,
 ):
     league, master = seeded.league, seeded.league.master
     client.force_login(master)
@@ -48,7 +52,9 @@ def test_the_master_drafts_edits_previews_and_publishes_through_the_pages(
     assert "Draft." in draft_page and "Upset! Apes beat Squids 3–1" in draft_page and "Publish…" in draft_page
 
     # Preview renders the Markdown without saving it.
-    response = client.post(url("edit", newsletter), {"title": "Round two", "editorial": "**Bold** words", "preview": "1"})
+    response = client.post(
+        url("edit", newsletter), {"title": "Round two", "editorial": "**Bold** words", "preview": "1"}
+    )
     assert response.status_code == 200
     assert "<strong>Bold</strong>" in response.content.decode()
     newsletter.refresh_from_db()
@@ -60,7 +66,11 @@ def test_the_master_drafts_edits_previews_and_publishes_through_the_pages(
     assert (newsletter.title, newsletter.editorial_html) == ("Round two", "<p><strong>Bold</strong> words</p>")
 
     confirm = client.get(url("publish", newsletter))
-    assert confirm.status_code == 200 and b"Publish" in confirm.content and b"stays exactly as it is now" in confirm.content
+    assert (
+        confirm.status_code == 200
+        and b"Publish" in confirm.content
+        and b"stays exactly as it is now" in confirm.content
+    )
     newsletter.refresh_from_db()
     assert not newsletter.is_published  # the confirmation page changes nothing
     with django_capture_on_commit_callbacks(execute=True):
@@ -82,9 +92,15 @@ def test_the_master_drafts_edits_previews_and_publishes_through_the_pages(
 @pytest.mark.django_db
 def test_permissions_anonymous_player_and_master(seeded, draft, client):
     other = seeded.tigers.owner
-    master_only = [("get", url("detail", draft)), ("get", url("edit", draft)), ("get", url("publish", draft)),
-                   ("post", url("publish", draft)), ("post", url("rebuild", draft)), ("get", url("status", draft)),
-                   ("post", url("build", league_slug=seeded.league.slug))]
+    master_only = [
+        ("get", url("detail", draft)),
+        ("get", url("edit", draft)),
+        ("get", url("publish", draft)),
+        ("post", url("publish", draft)),
+        ("post", url("rebuild", draft)),
+        ("get", url("status", draft)),
+        ("post", url("build", league_slug=seeded.league.slug)),
+    ]
     for method, target in master_only:
         response = getattr(client, method)(target)
         assert response.status_code == 302 and response["Location"].startswith(reverse("login")), target
@@ -153,7 +169,10 @@ def _league_with_a_round_of(n_matches: int, tag: str, capture):
 
 @pytest.mark.django_db
 def test_the_newsletter_page_runs_a_fixed_number_of_queries(
-    catalog, client, django_assert_max_num_queries, django_capture_on_commit_callbacks,
+    catalog,
+    client,
+    django_assert_max_num_queries,
+    django_capture_on_commit_callbacks,
 ):
     small = _league_with_a_round_of(2, "small", django_capture_on_commit_callbacks)
     large = _league_with_a_round_of(8, "large", django_capture_on_commit_callbacks)

@@ -1,5 +1,6 @@
 """Through a real Celery worker on Redis (CI runs it; it fails, never skips, when REQUIRE_SERVICES=1
 and Redis is missing): building twice leaves one newsletter for the period."""
+
 from __future__ import annotations
 
 import time

@@ -1,5 +1,6 @@
 """With the broker stopped, dispatch never breaks a request: tasks wait in the outbox and go out
 when the broker is back. Uses a throwaway redis-server of its own so stopping it harms nothing."""
+
 import shutil
 import socket
 import subprocess
@@ -26,8 +27,19 @@ class Redis:
 
     def start(self):
         self.proc = subprocess.Popen(
-            [shutil.which("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                shutil.which("redis-server"),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         for _ in range(50):
             try:

@@ -3,6 +3,7 @@
 Spot values are copied by hand from the Ninja All-Stars rulebook.
 """
 
+import itertools
 import json
 from collections import Counter
 from pathlib import Path
@@ -81,7 +82,7 @@ def test_eight_profiles_per_clan(catalog):
     for clan in catalog["clans"]:
         profiles = clan["profiles"]
         assert len(profiles) == 8, clan["slug"]
-        assert [p["kind"] for p in profiles] == KINDS + ["hero", "hero"]
+        assert [p["kind"] for p in profiles] == [*KINDS, "hero", "hero"]
         for p in profiles[:6]:
             assert p["slug"] == f"{clan['slug']}-{p['kind']}"
             assert p["name"] == p["kind"].capitalize()
@@ -215,7 +216,7 @@ def test_xp_levels_contiguous(catalog):
     assert len(levels) == 7
     assert [lv["level"] for lv in levels] == list(range(7))
     assert levels[0]["min_xp"] == 0
-    for prev, nxt in zip(levels, levels[1:]):
+    for prev, nxt in itertools.pairwise(levels):
         assert nxt["min_xp"] == prev["max_xp"] + 1
     assert levels[-1]["max_xp"] is None
 
@@ -371,7 +372,10 @@ def test_spot_challenges(challenges):
     assert brawl["setup"] == ""
     assert [(a["key"], a["xp"]) for a in brawl["xp_awards"]] == [("injure_enemy", 1)]
     assert (challenges["assassination"]["ninjas_allowed"], challenges["assassination"]["rounds"]) == (6, 7)
-    assert (challenges["intercept-the-messenger"]["ninjas_allowed"], challenges["intercept-the-messenger"]["rounds"]) == (7, 9)
+    assert (
+        challenges["intercept-the-messenger"]["ninjas_allowed"],
+        challenges["intercept-the-messenger"]["rounds"],
+    ) == (7, 9)
     assert (challenges["champion"]["ninjas_allowed"], challenges["champion"]["rounds"]) == (7, 8)
     assert (challenges["king-of-the-hill"]["ninjas_allowed"], challenges["king-of-the-hill"]["rounds"]) == (6, 8)
     assert (challenges["infiltration"]["ninjas_allowed"], challenges["infiltration"]["rounds"]) == (6, 8)

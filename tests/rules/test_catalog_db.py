@@ -4,6 +4,7 @@ Spot values are read back from the database and compared with the Ninja All-Star
 (/work/shared/seeds/ninja-all-stars-rulebook.txt); each one was checked by hand against the book,
 and the comment beside it quotes the line it comes from.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -32,12 +33,30 @@ from rules.models import (
 pytestmark = pytest.mark.usefixtures("catalog")
 
 ALL_ELEMENTS = {"Spirit", "Void", "Earth", "Air", "Water", "Fire"}
-CLAN_TYPES = [Profile.Kind.CHUNIN, Profile.Kind.KAIKEN, Profile.Kind.YAJIRI, Profile.Kind.MADOUSHI,
-              Profile.Kind.KUNOICHI, Profile.Kind.ONI]
+CLAN_TYPES = [
+    Profile.Kind.CHUNIN,
+    Profile.Kind.KAIKEN,
+    Profile.Kind.YAJIRI,
+    Profile.Kind.MADOUSHI,
+    Profile.Kind.KUNOICHI,
+    Profile.Kind.ONI,
+]
 
 CATALOG_MODELS = [
-    Clan, Keyword, Profile, SpecialAbility, Challenge, ChallengeXpAward, StatusEffect, SentryProfile,
-    XpLevel, AdvancementRow, DowntimeRow, RevenueRow, RandomChallengeRow, RandomChallengeColumn,
+    Clan,
+    Keyword,
+    Profile,
+    SpecialAbility,
+    Challenge,
+    ChallengeXpAward,
+    StatusEffect,
+    SentryProfile,
+    XpLevel,
+    AdvancementRow,
+    DowntimeRow,
+    RevenueRow,
+    RandomChallengeRow,
+    RandomChallengeColumn,
 ]
 
 
@@ -77,7 +96,14 @@ def test_counts():
 
 def test_keyword_counts_per_category():
     assert Counter(Keyword.objects.values_list("category", flat=True)) == {
-        "General": 11, "Air": 6, "Earth": 6, "Fire": 6, "Spirit": 6, "Water": 6, "Void": 6, "Unique": 3,
+        "General": 11,
+        "Air": 6,
+        "Earth": 6,
+        "Fire": 6,
+        "Spirit": 6,
+        "Water": 6,
+        "Void": 6,
+        "Unique": 3,
     }
 
 
@@ -146,8 +172,12 @@ def test_reload_restores_a_corrected_row_and_removes_strays():
 def test_clans_and_elements():
     # "Clan Tora / Affinity: Fire (all non-Hero models)" ... "Clan Ijin / Affinity: Void (all models)"
     assert list(Clan.objects.values_list("name", "element")) == [
-        ("Tora", "Fire"), ("Yamazaru", "Earth"), ("Kitsune", "Spirit"),
-        ("Ika", "Water"), ("Tanchyo", "Air"), ("Ijin", "Void"),
+        ("Tora", "Fire"),
+        ("Yamazaru", "Earth"),
+        ("Kitsune", "Spirit"),
+        ("Ika", "Water"),
+        ("Tanchyo", "Air"),
+        ("Ijin", "Void"),
     ]
 
 
@@ -233,7 +263,12 @@ def test_heroes():
     assert (b.kind, b.movement, b.attack, b.defense, b.koban) == ("hero", 5, 4, 3, 24)
     assert set(b.affinities) == {"Fire", "Earth"}
     assert keyword_names(b) == {
-        "Close Combat Master", "Hero", "Precision Strike", "Regeneration", "Resilient", "Tora's Claws",
+        "Close Combat Master",
+        "Hero",
+        "Precision Strike",
+        "Regeneration",
+        "Resilient",
+        "Tora's Claws",
     }
     assert ability_names(b) == ["Vault"]
     assert b.allowance_min is None and b.allowance_max is None and b.choose_abilities == 0
@@ -259,7 +294,14 @@ def test_moon_princess():
     assert p.koban_display == "18/6"
     assert set(p.affinities) == ALL_ELEMENTS and len(p.affinities) == 6
     assert keyword_names(p) == {
-        "Emptiness", "Engulf", "Fortune", "Guard", "Redirection", "Resilient", "Ronin", "Sprint",
+        "Emptiness",
+        "Engulf",
+        "Fortune",
+        "Guard",
+        "Redirection",
+        "Resilient",
+        "Ronin",
+        "Sprint",
     }
     assert ability_names(p) == ["Zenith"]
 
@@ -304,7 +346,9 @@ def test_keywords_text_and_category():
     # "General: ... Wind in the Forest", "Unique: Hero, Resilient, Ronin"
     assert Keyword.objects.get(name="Wind in the Forest").category == "General"
     assert set(Keyword.objects.filter(category="Unique").values_list("name", flat=True)) == {
-        "Hero", "Resilient", "Ronin",
+        "Hero",
+        "Resilient",
+        "Ronin",
     }
     # "Water: ... Ika's Tentacles", "Void: ... Dirty Fighter", "Spirit: ... Kitsune's Bite", "Air: ... Sprint"
     assert Keyword.objects.get(name="Ika's Tentacles").category == "Water"
@@ -348,7 +392,15 @@ def test_challenge_xp_awards():
 def test_status_effects_and_sentry():
     # Appendix / Status Effects: Curse, Delay, Haste, Lucky, Moon Power, Poison, Protect, Slow, Stun
     assert set(StatusEffect.objects.values_list("name", flat=True)) == {
-        "Curse", "Delay", "Haste", "Lucky", "Moon Power", "Poison", "Protect", "Slow", "Stun",
+        "Curse",
+        "Delay",
+        "Haste",
+        "Lucky",
+        "Moon Power",
+        "Poison",
+        "Protect",
+        "Slow",
+        "Stun",
     }
     assert "three Stun tokens" in StatusEffect.objects.get(name="Stun").text
     # "Samurai Sentries have the following attributes: Movement 5, Attack 3, Defense 3."
@@ -374,7 +426,12 @@ def test_league_tables():
     assert dict(RevenueRow.objects.values_list("result", "koban")) == {"win": 10, "loss": 6}
     # Random challenge: "Void, Fire or Air use Column 1; on Earth, Water or Spirit use Column 2."
     assert dict(RandomChallengeColumn.objects.values_list("face", "column")) == {
-        "Void": 1, "Fire": 1, "Air": 1, "Earth": 2, "Water": 2, "Spirit": 2,
+        "Void": 1,
+        "Fire": 1,
+        "Air": 1,
+        "Earth": 2,
+        "Water": 2,
+        "Spirit": 2,
     }
     # "| Air | Intercept the Messenger | Brawl |", "| Earth | Champion | Search |"
     assert RandomChallengeRow.objects.filter(face="Air", column_1="Intercept the Messenger", column_2="Brawl").exists()

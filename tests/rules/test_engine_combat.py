@@ -157,9 +157,7 @@ def test_ranged_effects_only_earth_and_void(element):
 
 
 def test_custom_policy_is_used():
-    reckless = PreferencePolicy(
-        attacker_order=(F, V, E, A, W, S), defender_order=DEFAULT_POLICY.defender_order
-    )
+    reckless = PreferencePolicy(attacker_order=(F, V, E, A, W, S), defender_order=DEFAULT_POLICY.defender_order)
     assert resolve_combat([V, F], [E]).result is V
     assert resolve_combat([V, F], [E], policy=reckless).result is F
 

@@ -150,9 +150,6 @@ def test_opposed_affinity_test_records_a_tie_round():
 
 
 def test_opposed_affinity_test_without_reroll():
-    results = [
-        opposed_affinity_test("Earth", "Air", rng=random.Random(s), reroll_ties=False)
-        for s in range(40)
-    ]
+    results = [opposed_affinity_test("Earth", "Air", rng=random.Random(s), reroll_ties=False) for s in range(40)]
     assert all(len(r.rounds) == 1 for r in results)
     assert any(r.winner is None for r in results)

@@ -32,7 +32,7 @@ class Scripted(random.Random):
         super().__init__(0)
         self.faces = list(faces)
 
-    def randrange(self, n, *args, **kwargs):  # noqa: D401 - random.Random API
+    def randrange(self, n, *args, **kwargs):
         assert n == 6, "only dice are scripted"
         assert self.faces, "the script ran out of dice"
         return ELEMENTS.index(self.faces.pop(0))
@@ -42,9 +42,7 @@ class Scripted(random.Random):
 
 
 def model(name="M", attack=3, defense=3, affinities=(Element.FIRE,), keywords=(), abilities=(), **kw):
-    return CombatantSnapshot(
-        name, attack, defense, tuple(affinities), frozenset(keywords), frozenset(abilities), **kw
-    )
+    return CombatantSnapshot(name, attack, defense, tuple(affinities), frozenset(keywords), frozenset(abilities), **kw)
 
 
 def run(attacker, defender, script, context=FightContext(), policy=FightPolicy()):
@@ -63,10 +61,22 @@ POOL_CASES = [
     ("combined-attack", {}, {}, FightContext(assists_attacker=2, combined_attack_assists=1), 6, 3),
     ("guard", {}, {}, FightContext(assists_defender=1, guard_assists=1), 3, 5),
     ("backstab", dict(keywords=[KW.BACKSTAB]), {}, FightContext(back_strike=True), 5, 3),
-    ("yamazarus-tail", dict(keywords=[KW.BACKSTAB]), dict(keywords=[KW.YAMAZARUS_TAIL]),
-     FightContext(back_strike=True, assists_attacker=1), 4, 3),
-    ("master-swordsman", {}, dict(abilities=[AB.MASTER_SWORDSMAN]),
-     FightContext(back_strike=True, assists_attacker=2), 3, 3),
+    (
+        "yamazarus-tail",
+        dict(keywords=[KW.BACKSTAB]),
+        dict(keywords=[KW.YAMAZARUS_TAIL]),
+        FightContext(back_strike=True, assists_attacker=1),
+        4,
+        3,
+    ),
+    (
+        "master-swordsman",
+        {},
+        dict(abilities=[AB.MASTER_SWORDSMAN]),
+        FightContext(back_strike=True, assists_attacker=2),
+        3,
+        3,
+    ),
     ("stealth", dict(in_stealth=True), {}, FightContext(), 4, 3),
     ("from-the-deep", dict(in_stealth=True, abilities=[AB.FROM_THE_DEEP]), {}, FightContext(), 6, 3),
     ("focus-stood-still", dict(keywords=[KW.FOCUS]), {}, FightContext(attacker_moved=False), 4, 3),
@@ -74,8 +84,14 @@ POOL_CASES = [
     ("toras-claws-stunned", dict(keywords=[KW.TORAS_CLAWS]), dict(stun_tokens=1), FightContext(), 4, 3),
     ("toras-claws-not-stunned", dict(keywords=[KW.TORAS_CLAWS]), {}, FightContext(), 3, 3),
     ("emptiness", dict(keywords=[KW.EMPTINESS]), {}, FightContext(assists_defender=1), 4, 4),
-    ("emptiness-both-assisted", dict(keywords=[KW.EMPTINESS]), {},
-     FightContext(assists_attacker=1, assists_defender=1), 4, 4),
+    (
+        "emptiness-both-assisted",
+        dict(keywords=[KW.EMPTINESS]),
+        {},
+        FightContext(assists_attacker=1, assists_defender=1),
+        4,
+        4,
+    ),
     ("ijins-horns", dict(keywords=[KW.IJINS_HORNS]), {}, FightContext(attacker_moved=True, spaces_moved=3), 4, 3),
     ("ijins-horns-short", dict(keywords=[KW.IJINS_HORNS]), {}, FightContext(attacker_moved=True, spaces_moved=2), 3, 3),
     ("dauntless", dict(attack=5), dict(defense=2, keywords=[KW.DAUNTLESS]), FightContext(assists_attacker=1), 6, 6),
@@ -85,12 +101,24 @@ POOL_CASES = [
     ("immovable", {}, dict(abilities=[AB.IMMOVABLE]), FightContext(), 3, 5),
     ("immovable-activated", {}, dict(abilities=[AB.IMMOVABLE], has_activated=True), FightContext(), 3, 3),
     ("metal-to-dust", dict(attack=2), dict(metal_to_dust=True), FightContext(), 1, 3),
-    ("tiger-strike-no-defense", dict(attack_bonus=3), dict(no_defense_dice=True, keywords=[KW.DAUNTLESS]),
-     FightContext(), 6, 0),
+    (
+        "tiger-strike-no-defense",
+        dict(attack_bonus=3),
+        dict(no_defense_dice=True, keywords=[KW.DAUNTLESS]),
+        FightContext(),
+        6,
+        0,
+    ),
     ("spirit-hunter", dict(abilities=[AB.SPIRIT_HUNTER]), dict(affinities=[Element.VOID]), FightContext(), 4, 3),
     ("rival", dict(abilities=[AB.SUPREME_MASTER]), {}, FightContext(rival=True), 4, 3),
-    ("ranged", dict(attack=2, keywords=[KW.ACCURATE]), {},
-     FightContext(ranged=True, ranged_bonus=2, assists_attacker=2, assists_defender=2, back_strike=True), 5, 3),
+    (
+        "ranged",
+        dict(attack=2, keywords=[KW.ACCURATE]),
+        {},
+        FightContext(ranged=True, ranged_bonus=2, assists_attacker=2, assists_defender=2, back_strike=True),
+        5,
+        3,
+    ),
     ("caller-bonuses", {}, {}, FightContext(attack_bonus=1, defense_bonus=-1, bonus_notes=("Tyrant +1",)), 4, 2),
 ]
 
@@ -162,8 +190,13 @@ def test_reroll_token_on_the_chooser_pool_when_own_model_would_be_injured():
 
 
 def test_no_tokens_when_policy_says_no():
-    out = run(model(attack=2), model(defense=1), [V, V, E], FightContext(defender_reroll_tokens=1),
-              FightPolicy(use_tokens=False))
+    out = run(
+        model(attack=2),
+        model(defense=1),
+        [V, V, E],
+        FightContext(defender_reroll_tokens=1),
+        FightPolicy(use_tokens=False),
+    )
     assert out.rerolls == () and out.result is V
 
 

@@ -1,5 +1,6 @@
 """League tables (rules.engine.league)."""
 
+import itertools
 import random
 from collections import Counter
 
@@ -83,7 +84,7 @@ def test_xp_level_boundaries(xp, name):
 
 
 def test_xp_levels_are_contiguous():
-    for lower, upper in zip(XP_LEVELS, XP_LEVELS[1:]):
+    for lower, upper in itertools.pairwise(XP_LEVELS):
         assert lower.max_xp + 1 == upper.min_xp
 
 
@@ -198,9 +199,20 @@ def test_hero_and_ronin_counts_once():
 )
 def test_underdog_two_teams(diff, rerolls, moon, all_stars, koban):
     top, under = underdog_bonuses([12 + diff, 12])
-    assert (top.difference, top.reroll_tokens, top.moon_power_tokens, top.extra_all_star_awards, top.bonus_koban) == (0, 0, 0, 0, 0)
+    assert (top.difference, top.reroll_tokens, top.moon_power_tokens, top.extra_all_star_awards, top.bonus_koban) == (
+        0,
+        0,
+        0,
+        0,
+        0,
+    )
     assert under.difference == diff
-    assert (under.reroll_tokens, under.moon_power_tokens, under.extra_all_star_awards, under.bonus_koban) == (rerolls, moon, all_stars, koban)
+    assert (under.reroll_tokens, under.moon_power_tokens, under.extra_all_star_awards, under.bonus_koban) == (
+        rerolls,
+        moon,
+        all_stars,
+        koban,
+    )
 
 
 def test_underdog_four_teams_compare_to_highest():
@@ -310,7 +322,7 @@ def test_two_affinities_and_owned_keywords_filtered():
 
 
 def test_no_duplicate_keyword_even_with_case_differences():
-    cats = dict(KEYWORDS, **{"focus": "General"})
+    cats = dict(KEYWORDS, focus="General")
     options = advancement_options((S, V), affinities=[F], current_keywords=[], keyword_categories=cats)
     names = [o.keyword.casefold() for o in options]
     assert len(names) == len(set(names))
@@ -324,7 +336,10 @@ def test_no_duplicate_keyword_even_with_case_differences():
 )
 def test_doubles_attribute(face, attribute):
     options = advancement_options(
-        (face, face), affinities=[Element.FIRE], current_keywords=["Close Combat Master", "Backstab"], keyword_categories=KEYWORDS
+        (face, face),
+        affinities=[Element.FIRE],
+        current_keywords=["Close Combat Master", "Backstab"],
+        keyword_categories=KEYWORDS,
     )
     extra = [o for o in options if o.kind != "keyword"]
     assert len(extra) == 1
@@ -407,8 +422,9 @@ def test_underdog_bonuses_house_rules():
     from rules.engine.league import underdog_bonuses as ub
 
     off = ub([20, 9], enabled=False)
-    assert [(b.difference, b.reroll_tokens, b.moon_power_tokens, b.extra_all_star_awards, b.bonus_koban) for b in off] == [
-        (0, 0, 0, 0, 0), (11, 0, 0, 0, 0)]
+    assert [
+        (b.difference, b.reroll_tokens, b.moon_power_tokens, b.extra_all_star_awards, b.bonus_koban) for b in off
+    ] == [(0, 0, 0, 0, 0), (11, 0, 0, 0, 0)]
     capped = ub([20, 9], max_bonus_koban=3)
     assert capped[1].bonus_koban == 3 and capped[1].reroll_tokens == 11
     assert ub([20, 9], max_bonus_koban=0)[1].bonus_koban == 0

@@ -74,7 +74,7 @@ def test_two_v_one_by_hand():
     assert odds[Element.VOID] == Fraction(7, 27)
 
 
-@pytest.mark.parametrize("attack,defense", [(a, d) for a in range(0, 4) for d in range(0, 4) if a + d <= 5])
+@pytest.mark.parametrize("attack,defense", [(a, d) for a in range(4) for d in range(4) if a + d <= 5])
 def test_matches_every_ordered_roll(attack, defense):
     counts = Counter()
     for roll in itertools.product(ELEMENTS, repeat=attack + defense):
@@ -84,9 +84,9 @@ def test_matches_every_ordered_roll(attack, defense):
     assert combat_odds(attack, defense) == expected
 
 
-@pytest.mark.parametrize("attack", range(0, 5))
+@pytest.mark.parametrize("attack", range(5))
 def test_factorised_matches_composition_enumeration(attack):
-    for defense in range(0, 5):
+    for defense in range(5):
         assert combat_odds(attack, defense) == combat_odds_by_compositions(attack, defense)
 
 

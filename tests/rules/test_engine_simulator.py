@@ -48,17 +48,38 @@ def make_team(team_id, picks, *, boost=None, extra=()):
     return SimTeam(team_id, tuple(ninjas), f"team {team_id}")
 
 
-TORA = [("tora-chunin", 1, "Tiger Strike"), ("tora-kaiken", 4, None), ("tora-yajiri", 1, None),
-        ("tora-madoushi", 1, "Metal to Dust"), ("tora-kunoichi", 1, None)]
-IKA = [("ika-chunin", 1, "Net"), ("ika-kaiken", 4, None), ("ika-yajiri", 1, None),
-       ("ika-madoushi", 1, "Undertow"), ("ika-kunoichi", 1, None)]
-KITSUNE = [("kitsune-chunin", 1, "Poisoned Weapons"), ("kitsune-kaiken", 3, None), ("kitsune-yajiri", 2, None),
-           ("kitsune-oni", 1, None), ("kitsune-madoushi", 1, "Healing Mist")]
-IJIN = [("ijin-chunin", 1, "Tyrant"), ("ijin-kaiken", 3, None), ("ijin-kunoichi", 2, None),
-        ("ijin-oni", 1, None)]
-HEROES = [("tanchyo-chunin", 1, "Wind of Blades"), ("tanchyo-kaiken", 2, None), ("tanchyo-yajiri", 2, None),
-          ("tanchyo-zenyo-ryu", 1, None), ("miyamoto-musashi", 1, None), ("moon-princess", 1, None),
-          ("kappa", 1, None), ("benkei", 1, None)]
+TORA = [
+    ("tora-chunin", 1, "Tiger Strike"),
+    ("tora-kaiken", 4, None),
+    ("tora-yajiri", 1, None),
+    ("tora-madoushi", 1, "Metal to Dust"),
+    ("tora-kunoichi", 1, None),
+]
+IKA = [
+    ("ika-chunin", 1, "Net"),
+    ("ika-kaiken", 4, None),
+    ("ika-yajiri", 1, None),
+    ("ika-madoushi", 1, "Undertow"),
+    ("ika-kunoichi", 1, None),
+]
+KITSUNE = [
+    ("kitsune-chunin", 1, "Poisoned Weapons"),
+    ("kitsune-kaiken", 3, None),
+    ("kitsune-yajiri", 2, None),
+    ("kitsune-oni", 1, None),
+    ("kitsune-madoushi", 1, "Healing Mist"),
+]
+IJIN = [("ijin-chunin", 1, "Tyrant"), ("ijin-kaiken", 3, None), ("ijin-kunoichi", 2, None), ("ijin-oni", 1, None)]
+HEROES = [
+    ("tanchyo-chunin", 1, "Wind of Blades"),
+    ("tanchyo-kaiken", 2, None),
+    ("tanchyo-yajiri", 2, None),
+    ("tanchyo-zenyo-ryu", 1, None),
+    ("miyamoto-musashi", 1, None),
+    ("moon-princess", 1, None),
+    ("kappa", 1, None),
+    ("benkei", 1, None),
+]
 
 BRAWL = CHALLENGES["brawl"]
 
@@ -219,7 +240,7 @@ def test_underdog_tokens_are_used_and_extra_all_stars_awarded():
 
 
 def test_heroes_and_ronin_keywords_run():
-    teams = [make_team(1, HEROES), make_team(2, IJIN + [("ijin-yobuko", 1, None), ("ijin-bomechan", 1, None)])]
+    teams = [make_team(1, HEROES), make_team(2, [*IJIN, ("ijin-yobuko", 1, None), ("ijin-bomechan", 1, None)])]
     for seed in range(5):
         result = simulate_match(teams, BRAWL, rng=random.Random(seed))
         _check_record(result, teams, BRAWL)
@@ -242,8 +263,11 @@ def _veterans():
         ninjas, snaps = [], []
         for i, (slug, ability, changes) in enumerate(roster, start=1):
             extra = changes if veteran else {}
-            ninjas.append(SimNinja.from_profile(PROFILES[slug], ninja_id=team_id * 100 + i,
-                                                abilities=[ability] if ability else None, **extra))
+            ninjas.append(
+                SimNinja.from_profile(
+                    PROFILES[slug], ninja_id=team_id * 100 + i, abilities=[ability] if ability else None, **extra
+                )
+            )
             adv = extra.get("attack", 0) + extra.get("defense", 0) + len(extra.get("extra_keywords", ()))
             snaps.append(NinjaSnapshot(koban_cost=PROFILES[slug]["koban"], advancements=adv))
         teams.append(SimTeam(team_id, tuple(ninjas)))
@@ -255,10 +279,12 @@ def _win_rates(games, *, bonuses):
     (veteran, starter), (v_rating, s_rating) = _veterans()
     tally = Counter()
     for g in range(games):
-        order, ratings = ([veteran, starter], [v_rating, s_rating]) if g % 2 == 0 else (
-            [starter, veteran], [s_rating, v_rating])
-        result = simulate_match(order, BRAWL, rng=random.Random(70_000 + g),
-                                underdog=underdog_bonuses(ratings) if bonuses else None)
+        order, ratings = (
+            ([veteran, starter], [v_rating, s_rating]) if g % 2 == 0 else ([starter, veteran], [s_rating, v_rating])
+        )
+        result = simulate_match(
+            order, BRAWL, rng=random.Random(70_000 + g), underdog=underdog_bonuses(ratings) if bonuses else None
+        )
         tally[result.record.outcome_for(veteran.team_id)] += 1
     return tally
 

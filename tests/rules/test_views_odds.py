@@ -1,4 +1,5 @@
 """The public combat odds page /rules/odds/ through the test client: no database queries."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """The public rules reference and the catalog admin, through the test client and the real URLconf."""
+
 from __future__ import annotations
 
 import re
@@ -68,8 +69,14 @@ def test_index_shows_the_whole_catalog(client, django_assert_max_num_queries):
 
 def test_index_lists_clans_with_their_elements(client):
     html = client.get(reverse("rules:index")).content.decode()
-    for name, element in [("Tora", "Fire"), ("Yamazaru", "Earth"), ("Kitsune", "Spirit"),
-                          ("Ika", "Water"), ("Tanchyo", "Air"), ("Ijin", "Void")]:
+    for name, element in [
+        ("Tora", "Fire"),
+        ("Yamazaru", "Earth"),
+        ("Kitsune", "Spirit"),
+        ("Ika", "Water"),
+        ("Tanchyo", "Air"),
+        ("Ijin", "Void"),
+    ]:
         assert re.search(rf'#clan-{name.lower()}">{name}</a></td><td><span class="badge[^"]*">{element}</span>', html)
 
 
@@ -96,11 +103,11 @@ def test_profile_lines_read_as_in_the_book(client):
 
 def test_choose_one_abilities_are_marked(client):
     html = client.get(reverse("rules:clan", args=["tora"])).content.decode()
-    block = html[html.index('id="profile-tora-chunin"'):html.index('id="profile-tora-kaiken"')]
+    block = html[html.index('id="profile-tora-chunin"') : html.index('id="profile-tora-kaiken"')]
     assert "choose 1" in block
     assert "Pounce:" in block and "Tiger Strike:" in block
     assert "+3 Attack until the end of the turn" in block
-    byakko = html[html.index('id="profile-tora-byakko"'):html.index('id="profile-tora-ryu"')]
+    byakko = html[html.index('id="profile-tora-byakko"') : html.index('id="profile-tora-ryu"')]
     assert "Special abilities, choose" not in byakko and "Special ability:" in byakko and "Vault:" in byakko
 
 
@@ -124,8 +131,17 @@ def test_profile_keywords_link_to_their_definitions(client):
         ("rules:keywords", [], ["General", "Unique", 'id="kw-yamazarus-tail"', 'id="keywords-void"']),
         ("rules:challenges", [], ["Brawl", "Ninjas allowed 7", "6 rounds", "Capture the Medal", "Special rules"]),
         ("rules:status_effects", [], ["Moon Power", 'id="status-stun"', "Samurai Sentry", "MV 5 / AT 3 / DF 3"]),
-        ("rules:tables", [], ["Legendary", "246+", "Gain an additional Affinity", "Team won the game",
-                              'href="/rules/challenges/#challenge-brawl"']),
+        (
+            "rules:tables",
+            [],
+            [
+                "Legendary",
+                "246+",
+                "Gain an additional Affinity",
+                "Team won the game",
+                'href="/rules/challenges/#challenge-brawl"',
+            ],
+        ),
     ],
 )
 def test_subpages(client, django_assert_max_num_queries, url_name, args, expected):
@@ -157,7 +173,7 @@ def test_keywords_page_groups_all_fifty_in_book_order(client):
 
 def test_challenges_page_shows_xp_awards(client):
     html = client.get(reverse("rules:challenges")).content.decode()
-    block = html[html.index('id="challenge-capture-the-medal"'):]
+    block = html[html.index('id="challenge-capture-the-medal"') :]
     assert "Ninjas allowed 7" in block and "9 rounds" in block
     assert block.count("<tr><td>") == 3  # three XP awards
     assert "Setup" in block

@@ -1,4 +1,5 @@
 """Fixtures for the simulation tests: a league with a master, legal teams, fixtures."""
+
 from __future__ import annotations
 
 import pytest

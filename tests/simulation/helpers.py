@@ -1,4 +1,5 @@
 """Helpers for the simulation tests."""
+
 from __future__ import annotations
 
 from teams.models import Ninja, Team, XpEvent

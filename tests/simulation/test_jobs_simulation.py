@@ -1,5 +1,6 @@
 """Simulation jobs (matches.simulation): one round, the rest of a season in every format (with
 its playoffs), requests that are idempotent, and a retried job that carries on where it stopped."""
+
 from __future__ import annotations
 
 import pytest
@@ -126,13 +127,16 @@ def test_the_same_job_seed_plays_the_same_season():
     for seed in (5, 5, 6):
         try:
             with transaction.atomic():
-                job, _ = simulation.simulation_request(actor=season.league.master, scope="season", season=season,
-                                                       seed=seed)
+                job, _ = simulation.simulation_request(
+                    actor=season.league.master, scope="season", season=season, seed=seed
+                )
                 simulation.simulation_job_run(job_id=job.pk)
-                results.append([
-                    (m.pk, m.seed, tuple(s.points for s in m.sides.order_by("slot")))
-                    for m in season.matches.order_by("round_number", "id")
-                ])
+                results.append(
+                    [
+                        (m.pk, m.seed, tuple(s.points for s in m.sides.order_by("slot")))
+                        for m in season.matches.order_by("round_number", "id")
+                    ]
+                )
                 raise Rollback
         except Rollback:
             pass

@@ -1,6 +1,7 @@
 """A full simulated season through the real Celery worker (Redis broker, PostgreSQL): 16 teams,
 double round robin, 240 matches, requested from the season page and followed on the progress
 JSON. Afterwards the league table and every team scroll must be consistent."""
+
 from __future__ import annotations
 
 import time
@@ -85,22 +86,33 @@ def test_a_full_double_round_robin_season_through_the_worker(celery_worker_live,
             running += entry.amount
             assert entry.balance_after == running >= 0
         assert team.treasury == running
-        revenue = TreasuryEntry.objects.filter(team=team, match__isnull=False, reason__in=["revenue", "underdog", "shojo"])
+        revenue = TreasuryEntry.objects.filter(
+            team=team, match__isnull=False, reason__in=["revenue", "underdog", "shojo"]
+        )
         assert revenue.values("match").distinct().count() == 30
 
     # every model's XP is its events; its level its advancement rolls; the policy took every roll
-    xp = defaultdict(int, {r["ninja"]: r["total"] for r in XpEvent.objects.values("ninja").annotate(total=Sum("amount"))})
+    xp = defaultdict(
+        int, {r["ninja"]: r["total"] for r in XpEvent.objects.values("ninja").annotate(total=Sum("amount"))}
+    )
     rolls = defaultdict(int)
-    for roll in AdvancementRoll.objects.exclude(status=AdvancementRoll.Status.VOIDED).values_list("ninja_id", flat=True):
+    for roll in AdvancementRoll.objects.exclude(status=AdvancementRoll.Status.VOIDED).values_list(
+        "ninja_id", flat=True
+    ):
         rolls[roll] += 1
     ninjas = list(Ninja.objects.filter(team__league=league).select_related("profile"))
     assert sum(n.xp for n in ninjas) > 0
     for ninja in ninjas:
         assert ninja.xp == xp[ninja.pk], ninja
         assert rolls[ninja.pk] == xp_level(ninja.xp).rank, ninja
-    assert not AdvancementRoll.objects.filter(ninja__team__league=league, status="pending", ninja__status="active").exists()
-    assert Advancement.objects.filter(ninja__team__league=league).count() == AdvancementRoll.objects.filter(
-        ninja__team__league=league, status="chosen").count() > 0
+    assert not AdvancementRoll.objects.filter(
+        ninja__team__league=league, status="pending", ninja__status="active"
+    ).exists()
+    assert (
+        Advancement.objects.filter(ninja__team__league=league).count()
+        == AdvancementRoll.objects.filter(ninja__team__league=league, status="chosen").count()
+        > 0
+    )
 
     # the team scrolls render with it all
     for team in Team.objects.filter(league=league)[:4]:

@@ -1,4 +1,5 @@
 """seed_demo plays its rounds with the match simulator: computed results, the same every time."""
+
 from __future__ import annotations
 
 import pytest
@@ -25,8 +26,12 @@ def _seed_and_read() -> list:
             for ninja in Ninja.objects.all():
                 assert ninja.xp == sum(XpEvent.objects.filter(ninja=ninja).values_list("amount", flat=True))
             result = [
-                (m.round_number, m.challenge.slug, m.seed,
-                 tuple((s.team.name, s.points, s.outcome) for s in m.sides.order_by("slot").select_related("team")))
+                (
+                    m.round_number,
+                    m.challenge.slug,
+                    m.seed,
+                    tuple((s.team.name, s.points, s.outcome) for s in m.sides.order_by("slot").select_related("team")),
+                )
                 for m in played
             ]
             raise Rollback

@@ -1,5 +1,6 @@
 """Simulating a fixture (matches.simulation): the same post-game sequence as an entered result,
 determinism from the seed, the post-game policy, idempotency, and a bounded number of queries."""
+
 from __future__ import annotations
 
 import random
@@ -62,8 +63,10 @@ def test_the_stored_seed_replays_the_match(brawl_match, league):
     match = Match.objects.get(pk=brawl_match.pk)
     sides = list(match.sides.select_related("team").order_by("slot"))
     replay = engine.simulate_match(
-        simulation.sim_teams(sides), simulation.sim_challenge(match.challenge),
-        rng=random.Random(f"{run.seed}:simulation"), underdog=simulation.underdog_for(sides),
+        simulation.sim_teams(sides),
+        simulation.sim_challenge(match.challenge),
+        rng=random.Random(f"{run.seed}:simulation"),
+        underdog=simulation.underdog_for(sides),
     )
     assert list(replay.log) == run.log
     assert [[d.round, d.kind, d.model, list(d.faces)] for d in replay.dice] == run.dice
@@ -73,12 +76,27 @@ def test_the_stored_seed_replays_the_match(brawl_match, league):
 def _outcome(match_id: int) -> tuple:
     match = Match.objects.get(pk=match_id)
     sides = [(s.points, s.outcome, s.koban_earned) for s in match.sides.order_by("slot")]
-    feats = list(MatchNinja.objects.filter(side__match=match).order_by("ninja_id").values_list(
-        "ninja_id", "played", "injuries", "chunin_stuns", "reveals", "challenge_feats", "in_healing_house",
-        "all_star_awards", "xp_gained"))
+    feats = list(
+        MatchNinja.objects.filter(side__match=match)
+        .order_by("ninja_id")
+        .values_list(
+            "ninja_id",
+            "played",
+            "injuries",
+            "chunin_stuns",
+            "reveals",
+            "challenge_feats",
+            "in_healing_house",
+            "all_star_awards",
+            "xp_gained",
+        )
+    )
     dice = list(DiceRoll.objects.filter(match=match).order_by("id").values_list("purpose", "ninja_id", "faces"))
-    advancements = list(Advancement.objects.filter(roll__match=match).order_by("id").values_list(
-        "ninja_id", "kind", "keyword__name", "affinity"))
+    advancements = list(
+        Advancement.objects.filter(roll__match=match)
+        .order_by("id")
+        .values_list("ninja_id", "kind", "keyword__name", "affinity")
+    )
     return sides, feats, dice, advancements, match.simulation.log
 
 
@@ -162,20 +180,35 @@ def test_policy_pending_leaves_the_rolls_to_the_players(brawl_match, league):
     ],
 )
 def test_choose_advancement_policy(faces, expected):
-    categories = {"Close Combat Master": "General", "Focus": "General", "Fire Mastery": "Fire",
-                  "Dauntless": "Earth", "Resilient": "Unique", "Ranged Master": "General"}
-    options = rules_league.advancement_options(faces, affinities=["Fire"], current_keywords=[],
-                                               keyword_categories=categories)
+    categories = {
+        "Close Combat Master": "General",
+        "Focus": "General",
+        "Fire Mastery": "Fire",
+        "Dauntless": "Earth",
+        "Resilient": "Unique",
+        "Ranged Master": "General",
+    }
+    options = rules_league.advancement_options(
+        faces, affinities=["Fire"], current_keywords=[], keyword_categories=categories
+    )
     assert services.option_key(simulation.choose_advancement(options, affinities=["Fire"])) == expected
 
 
 def test_choose_advancement_keyword_preferences():
-    categories = {"Close Combat Master": "General", "Focus": "General", "Fire Mastery": "Fire",
-                  "Dauntless": "Earth", "Resilient": "Unique", "Ranged Master": "General", "Accurate": "Air"}
+    categories = {
+        "Close Combat Master": "General",
+        "Focus": "General",
+        "Fire Mastery": "Fire",
+        "Dauntless": "Earth",
+        "Resilient": "Unique",
+        "Ranged Master": "General",
+        "Accurate": "Air",
+    }
 
     def pick(affinities, owned, ranged=False):
-        options = rules_league.advancement_options(["Fire", "Water"], affinities=affinities, current_keywords=owned,
-                                                   keyword_categories=categories)
+        options = rules_league.advancement_options(
+            ["Fire", "Water"], affinities=affinities, current_keywords=owned, keyword_categories=categories
+        )
         return simulation.choose_advancement(options, affinities=affinities, ranged=ranged).keyword
 
     assert pick(["Fire"], []) == "Close Combat Master"
@@ -189,16 +222,20 @@ def test_choose_advancement_keyword_preferences():
 
 def test_upkeep_policy_pays_while_the_treasury_covers_it():
     def side(team_id, treasury, ronin_fees, bonus=0):
-        rows = [{"id": team_id * 10 + i, "is_ronin": True, "upkeep": fee, "profile_slug": "tengu"}
-                for i, fee in enumerate(ronin_fees)]
+        rows = [
+            {"id": team_id * 10 + i, "is_ronin": True, "upkeep": fee, "profile_slug": "tengu"}
+            for i, fee in enumerate(ronin_fees)
+        ]
         rows.append({"id": team_id * 10 + 9, "is_ronin": False, "upkeep": 0, "profile_slug": "tora-kaiken"})
-        return SimpleNamespace(team_id=team_id, team=SimpleNamespace(treasury=treasury), roster_snapshot=rows,
-                               bonus_koban=bonus)
+        return SimpleNamespace(
+            team_id=team_id, team=SimpleNamespace(treasury=treasury), roster_snapshot=rows, bonus_koban=bonus
+        )
 
     record = MatchRecord(teams=(TeamRecord(team_id=1, points=3), TeamRecord(team_id=2, points=1)))
     rules = {"revenue_win": 10, "revenue_draw": 8, "revenue_loss": 6}
-    decisions = simulation.upkeep_policy(sides=[side(1, 0, [5, 6]), side(2, 0, [5, 3], bonus=2)],
-                                         record=record, rules=rules)
+    decisions = simulation.upkeep_policy(
+        sides=[side(1, 0, [5, 6]), side(2, 0, [5, 3], bonus=2)], record=record, rules=rules
+    )
     # winner: 0 + 10 covers 5, then 5 left does not cover 6; loser: 6 + 2 covers 5, then 3 covers 3
     assert decisions == {10: "pay", 11: "release", 20: "pay", 21: "pay"}
 
@@ -229,8 +266,18 @@ def test_a_fixture_without_a_challenge_gets_one_from_its_seed(two_teams, league)
     assert match.simulation.log
 
 
-@pytest.mark.parametrize("slug", ["assassination", "intercept-the-messenger", "champion", "king-of-the-hill",
-                                  "infiltration", "search", "capture-the-medal"])
+@pytest.mark.parametrize(
+    "slug",
+    [
+        "assassination",
+        "intercept-the-messenger",
+        "champion",
+        "king-of-the-hill",
+        "infiltration",
+        "search",
+        "capture-the-medal",
+    ],
+)
 def test_every_challenge_gives_a_valid_record(two_teams, league, slug):
     match = services.match_create(teams=list(two_teams), challenge=Challenge.objects.get(slug=slug), league=league)
     simulation.simulate_match(match=match, seed=21, actor=league.master)

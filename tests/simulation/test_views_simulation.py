@@ -1,5 +1,6 @@
 """Simulation pages: only the league's master may simulate (403 otherwise); the request runs as a
 task (eager here) and the progress page and its JSON follow it; simulated matches are marked."""
+
 from __future__ import annotations
 
 import pytest
@@ -66,8 +67,9 @@ def test_the_master_simulates_a_fixture_and_follows_its_progress(client, season,
     assert "simulated" in page and "How the simulator played it" in page and "Simulate this fixture" not in page
 
 
-def test_round_and_season_buttons_on_the_season_page(client, season, django_capture_on_commit_callbacks,
-                                                     django_assert_max_num_queries):
+def test_round_and_season_buttons_on_the_season_page(
+    client, season, django_capture_on_commit_callbacks, django_assert_max_num_queries
+):
     player = season.entries.first().team.owner
     client.force_login(player)
     assert b"Simulate the rest of the season" not in client.get(season.get_absolute_url()).content
@@ -100,6 +102,11 @@ def test_a_pending_job_shows_progress_from_its_row(client, season):
     SimulationJob.objects.filter(pk=job.pk).update(status="running", done=3, total=6)
     status = client.get(url).json()
     assert (status["state"], status["done"], status["total"], status["percent"], status["ready"]) == (
-        "PROGRESS", 3, 6, 50, False)
+        "PROGRESS",
+        3,
+        6,
+        50,
+        False,
+    )
     assert b"3 of 6 matches" in client.get(job.get_absolute_url()).content
     assert client.get(reverse("matches:simulation_status", kwargs={"task_id": "nope"})).status_code == 404

@@ -1,4 +1,5 @@
 """Two concurrent spends of the last koban: exactly one wins (PostgreSQL row locks)."""
+
 import threading
 
 from django.core.exceptions import ValidationError

@@ -127,7 +127,8 @@ def test_correction_is_a_new_entry():
     master = UserFactory()
     services.treasury_correct(team=team, amount=-5, note="Miscounted revenue", actor=master)
     assert list(team.ledger.values_list("amount", "balance_after", "reason")) == [
-        (100, 100, "starting"), (-5, 95, "correction"),
+        (100, 100, "starting"),
+        (-5, 95, "correction"),
     ]
     with pytest.raises(ValidationError):
         services.treasury_correct(team=team, amount=3, note="  ", actor=master)

@@ -1,4 +1,5 @@
 """Team building through the real forms: every rule of recruitment, errors shown, nothing written."""
+
 import datetime
 
 import pytest
@@ -29,7 +30,10 @@ def post_recruit(client, team, slug, **data):
 
 
 def test_signup_logs_in_and_leads_to_team_creation(client):
-    resp = client.post(reverse("signup"), {"username": "kenji", "email": "", "password1": "Sh1nobi-Path-77", "password2": "Sh1nobi-Path-77"})
+    resp = client.post(
+        reverse("signup"),
+        {"username": "kenji", "email": "", "password1": "Sh1nobi-Path-77", "password2": "Sh1nobi-Path-77"},
+    )
     assert resp.status_code == 302 and resp["Location"] == reverse("teams:create")
     resp = client.get(reverse("teams:create"))
     assert resp.status_code == 200 and b"Create a team" in resp.content
@@ -139,7 +143,9 @@ def test_not_enough_koban(client, player):
     recruit(team, "tora-chunin")  # 20 -> 20 left
     recruit(team, "tora-kaiken")  # 10 -> 10 left
     before = snapshot(team)
-    resp = post_recruit(client, team, "tora-madoushi", abilities=Profile.objects.get(slug="tora-madoushi").abilities.first().pk)
+    resp = post_recruit(
+        client, team, "tora-madoushi", abilities=Profile.objects.get(slug="tora-madoushi").abilities.first().pk
+    )
     assert resp.status_code == 200
     assert b"Not enough koban: the Madoushi costs 13 and the treasury holds 10." in resp.content
     assert snapshot(team) == before
@@ -217,7 +223,11 @@ def _play_games(team, n):
     opponent = make_team("ika")
     challenge = Challenge.objects.get(slug="brawl")
     for i in range(n):
-        match = Match.objects.create(challenge=challenge, status=Match.Status.CONFIRMED, date=datetime.date(2026, 1, 1) + datetime.timedelta(days=i))
+        match = Match.objects.create(
+            challenge=challenge,
+            status=Match.Status.CONFIRMED,
+            date=datetime.date(2026, 1, 1) + datetime.timedelta(days=i),
+        )
         side = MatchTeam.objects.create(match=match, team=team, slot=1, points=3, outcome="win", koban_earned=10)
         MatchTeam.objects.create(match=match, team=opponent, slot=2, points=1, outcome="loss", koban_earned=6)
         ninja = team.ninjas.first()
@@ -242,7 +252,15 @@ def test_scroll_query_count_does_not_grow(client, django_assert_max_num_queries)
     from teams import services
 
     services.treasury_post(team=big, amount=200, reason=TreasuryEntry.Reason.CORRECTION, note="test funds")
-    for slug, count in [("tora-chunin", 1), ("tora-kaiken", 4), ("tora-yajiri", 2), ("tora-kunoichi", 2), ("tora-byakko", 1), ("tora-ryu", 1), ("tengu", 1)]:
+    for slug, count in [
+        ("tora-chunin", 1),
+        ("tora-kaiken", 4),
+        ("tora-yajiri", 2),
+        ("tora-kunoichi", 2),
+        ("tora-byakko", 1),
+        ("tora-ryu", 1),
+        ("tengu", 1),
+    ]:
         recruit(big, slug, count)
     assert big.ninjas.count() == 12
     q_small_0, _ = _scroll_queries(client, small, django_assert_max_num_queries)
@@ -265,7 +283,13 @@ def test_scroll_query_count_does_not_grow(client, django_assert_max_num_queries)
 
 def test_scroll_shows_profile_rating_and_treasury(client):
     team = make_team("tora")
-    for slug, count in [("tora-chunin", 1), ("tora-kaiken", 3), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 2)]:
+    for slug, count in [
+        ("tora-chunin", 1),
+        ("tora-kaiken", 3),
+        ("tora-byakko", 1),
+        ("tora-yajiri", 1),
+        ("tora-kunoichi", 2),
+    ]:
         recruit(team, slug, count)
     resp = client.get(reverse("teams:detail", args=[team.pk]))
     body = resp.content.decode()

@@ -1,4 +1,5 @@
 """Fixtures for the trust tests (permissions, hostile input, failure behaviour)."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """Hostile values for the property tests, and one POST judged by what it answered and wrote."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -13,13 +14,52 @@ from tests.trust.matrix import is_login_redirect
 from tests.trust.world import fingerprint, fingerprint_diff
 
 HUGE = [
-    str(2**15), str(2**31), str(2**63), str(-(2**63) - 1), "9" * 40, "-" + "9" * 40, "1e309", "-1", "-0", "0", "0x10",
-    "1_000", " 7 ", "NaN", "inf", "3.5", "١٢", "Ⅻ",
+    str(2**15),
+    str(2**31),
+    str(2**63),
+    str(-(2**63) - 1),
+    "9" * 40,
+    "-" + "9" * 40,
+    "1e309",
+    "-1",
+    "-0",
+    "0",
+    "0x10",
+    "1_000",
+    " 7 ",
+    "NaN",
+    "inf",
+    "3.5",
+    "١٢",
+    "Ⅻ",
 ]
 NASTY = [
-    "", " ", "\x00", "a\x00b", "\t\r\n", "<script>alert(1)</script>", "\"><img src=x onerror=alert(1)>", "' OR '1'='1",
-    "%00", "../../etc/passwd", "\u202egnp.exe", "🥷" * 10, "ﷺ", "{{ 7|add:7 }}", "{% debug %}", "null", "None",
-    "true", "[]", "{}", "\ud7ff", "\uffff", "a" * 70_000, "長" * 5_000, "on", "off",
+    "",
+    " ",
+    "\x00",
+    "a\x00b",
+    "\t\r\n",
+    "<script>alert(1)</script>",
+    '"><img src=x onerror=alert(1)>',
+    "' OR '1'='1",
+    "%00",
+    "../../etc/passwd",
+    "\u202egnp.exe",
+    "🥷" * 10,
+    "ﷺ",
+    "{{ 7|add:7 }}",
+    "{% debug %}",
+    "null",
+    "None",
+    "true",
+    "[]",
+    "{}",
+    "\ud7ff",
+    "\uffff",
+    "a" * 70_000,
+    "長" * 5_000,
+    "on",
+    "off",
 ]
 # Strings a browser could send (surrogates cannot be encoded, so they never arrive).
 texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
@@ -42,8 +82,9 @@ def hostile(*plausible) -> st.SearchStrategy:
 
 def form_data(fields: dict[str, st.SearchStrategy]) -> st.SearchStrategy:
     """Any subset of the form's fields (missing fields), plus a few junk fields."""
-    junk = st.dictionaries(st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12), scalar,
-                           max_size=2)
+    junk = st.dictionaries(
+        st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=12), scalar, max_size=2
+    )
     return st.builds(lambda known, extra: {**extra, **known}, st.fixed_dictionaries({}, optional=fields), junk)
 
 
@@ -57,8 +98,11 @@ class Posted:
     @property
     def accepted(self) -> bool:
         """A redirect after success (a write is expected) rather than after an error message."""
-        return (self.status in (301, 302) and not is_login_redirect(self)
-                and not any(level >= message_levels.WARNING for level in self.levels))
+        return (
+            self.status in (301, 302)
+            and not is_login_redirect(self)
+            and not any(level >= message_levels.WARNING for level in self.levels)
+        )
 
     @property
     def location_path(self) -> str:

@@ -15,6 +15,7 @@ AssertionError listing every broken promise:
 Every request runs inside a transaction that is rolled back afterwards, so an allowed POST (a
 release, a rollover) leaves the world as seeded for the next role.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -42,7 +43,7 @@ READ_ONLY = "read-only"
 class Case:
     kwargs: Callable[[World], dict]
     get: frozenset[str] | None
-    post: frozenset[str] | None | str = READ_ONLY
+    post: frozenset[str] | str | None = READ_ONLY
     data: Callable[[World], dict] = lambda w: {}
     label: str = ""
 
@@ -70,7 +71,7 @@ def _brawl() -> int:
 def initial_data(form, **overrides) -> dict:
     """POST data a browser would send for an unbound form left as it is, with ``overrides``."""
     data = {}
-    for name, bound in form.fields.items():
+    for name in form.fields:
         value = form[name].value()
         if value is None or value is False:
             continue
@@ -102,12 +103,35 @@ RULES: dict[str, list[Case]] = {
     # --- site and accounts
     "home": [_public()],
     "healthz": [_public()],
-    "signup": [Case(kwargs=lambda w: {}, get=ANY, post=ANY, data=lambda w: {
-        "username": "newcomer", "email": "", "password1": "Lantern-Pass-42!", "password2": "Lantern-Pass-42!"})],
-    "login": [Case(kwargs=lambda w: {}, get=ANY, post=ANY, data=lambda w: {"username": "trust-player", "password": "x"})],
+    "signup": [
+        Case(
+            kwargs=lambda w: {},
+            get=ANY,
+            post=ANY,
+            data=lambda w: {
+                "username": "newcomer",
+                "email": "",
+                "password1": "Lantern-Pass-42!",
+                "password2": "Lantern-Pass-42!",
+            },
+        )
+    ],
+    "login": [
+        Case(kwargs=lambda w: {}, get=ANY, post=ANY, data=lambda w: {"username": "trust-player", "password": "x"})
+    ],
     "logout": [Case(kwargs=lambda w: {}, get=None, post=ANY)],
-    "password_change": [Case(kwargs=lambda w: {}, get=MEMBERS, post=MEMBERS, data=lambda w: {
-        "old_password": "wrong", "new_password1": "Another-Pass-42!", "new_password2": "Another-Pass-42!"})],
+    "password_change": [
+        Case(
+            kwargs=lambda w: {},
+            get=MEMBERS,
+            post=MEMBERS,
+            data=lambda w: {
+                "old_password": "wrong",
+                "new_password1": "Another-Pass-42!",
+                "new_password2": "Another-Pass-42!",
+            },
+        )
+    ],
     "password_change_done": [Case(kwargs=lambda w: {}, get=MEMBERS, post=None)],
     # --- rules reference (public)
     "rules:index": [_public()],
@@ -120,81 +144,172 @@ RULES: dict[str, list[Case]] = {
     "rules:odds": [_public()],
     # --- teams
     "teams:list": [_public()],
-    "teams:create": [Case(kwargs=lambda w: {}, get=MEMBERS, post=MEMBERS,
-                          data=lambda w: {"name": "Brand New", "clan": w.team_a.clan_id, "league": ""})],
+    "teams:create": [
+        Case(
+            kwargs=lambda w: {},
+            get=MEMBERS,
+            post=MEMBERS,
+            data=lambda w: {"name": "Brand New", "clan": w.team_a.clan_id, "league": ""},
+        )
+    ],
     "teams:detail": [_public(_team)],
     "teams:ledger": [_public(_team)],
     "teams:recruit": [Case(kwargs=_team, get=TEAM_A, post=TEAM_A)],
-    "teams:recruit_profile": [Case(kwargs=lambda w: {"pk": w.team_a.pk, "slug": "tora-kaiken"}, get=TEAM_A,
-                                   post=TEAM_A, data=lambda w: {"name": "Cub"})],
-    "teams:ninja_release": [Case(kwargs=lambda w: {"pk": w.team_a.pk, "ninja_pk": w.ninja_a.pk}, get=TEAM_A,
-                                 post=TEAM_A)],
-    "teams:ninja_rename": [Case(kwargs=lambda w: {"pk": w.team_a.pk, "ninja_pk": w.ninja_a.pk}, get=TEAM_A,
-                                post=TEAM_A, data=lambda w: {"name": "Renamed"})],
+    "teams:recruit_profile": [
+        Case(
+            kwargs=lambda w: {"pk": w.team_a.pk, "slug": "tora-kaiken"},
+            get=TEAM_A,
+            post=TEAM_A,
+            data=lambda w: {"name": "Cub"},
+        )
+    ],
+    "teams:ninja_release": [
+        Case(kwargs=lambda w: {"pk": w.team_a.pk, "ninja_pk": w.ninja_a.pk}, get=TEAM_A, post=TEAM_A)
+    ],
+    "teams:ninja_rename": [
+        Case(
+            kwargs=lambda w: {"pk": w.team_a.pk, "ninja_pk": w.ninja_a.pk},
+            get=TEAM_A,
+            post=TEAM_A,
+            data=lambda w: {"name": "Renamed"},
+        )
+    ],
     "teams:ready": [Case(kwargs=_team, get=None, post=TEAM_A)],
     # --- matches
-    "matches:detail": [_public(lambda w: {"pk": w.confirmed.pk}, "confirmed"),
-                       _public(lambda w: {"pk": w.open_match.pk}, "scheduled")],
-    "matches:presheet": [_public(lambda w: {"pk": w.open_match.pk}, "before kick-off"),
-                         _public(lambda w: {"pk": w.confirmed.pk}, "after kick-off")],
+    "matches:detail": [
+        _public(lambda w: {"pk": w.confirmed.pk}, "confirmed"),
+        _public(lambda w: {"pk": w.open_match.pk}, "scheduled"),
+    ],
+    "matches:presheet": [
+        _public(lambda w: {"pk": w.open_match.pk}, "before kick-off"),
+        _public(lambda w: {"pk": w.confirmed.pk}, "after kick-off"),
+    ],
     "matches:kick_off": [Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=None, post=IN_MATCH)],
     "matches:result": [
-        Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=IN_MATCH, post=IN_MATCH,
-             data=lambda w: {"save_draft": "1", "s1_points": "2"}, label="draft"),
-        Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=IN_MATCH, post=IN_MATCH,
-             data=lambda w: {"s1_points": "2", "s2_points": "1"}, label="submit"),
+        Case(
+            kwargs=lambda w: {"pk": w.open_match.pk},
+            get=IN_MATCH,
+            post=IN_MATCH,
+            data=lambda w: {"save_draft": "1", "s1_points": "2"},
+            label="draft",
+        ),
+        Case(
+            kwargs=lambda w: {"pk": w.open_match.pk},
+            get=IN_MATCH,
+            post=IN_MATCH,
+            data=lambda w: {"s1_points": "2", "s2_points": "1"},
+            label="submit",
+        ),
     ],
     "matches:confirm": [
-        Case(kwargs=lambda w: {"pk": w.submitted.pk}, get=None, post=frozenset({"other_player", "master"}),
-             data=lambda w: {"decision": "confirm"}, label="confirm"),
-        Case(kwargs=lambda w: {"pk": w.submitted.pk}, get=None, post=frozenset({"other_player", "master"}),
-             data=lambda w: {"decision": "reject", "reason": "no"}, label="reject"),
+        Case(
+            kwargs=lambda w: {"pk": w.submitted.pk},
+            get=None,
+            post=frozenset({"other_player", "master"}),
+            data=lambda w: {"decision": "confirm"},
+            label="confirm",
+        ),
+        Case(
+            kwargs=lambda w: {"pk": w.submitted.pk},
+            get=None,
+            post=frozenset({"other_player", "master"}),
+            data=lambda w: {"decision": "reject", "reason": "no"},
+            label="reject",
+        ),
     ],
-    "matches:void": [Case(kwargs=lambda w: {"pk": w.confirmed.pk}, get=MASTER, post=MASTER,
-                          data=lambda w: {"reason": "Played the wrong challenge"})],
-    "matches:simulate": [Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=None, post=MASTER,
-                              data=lambda w: {"policy": "auto"})],
+    "matches:void": [
+        Case(
+            kwargs=lambda w: {"pk": w.confirmed.pk},
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {"reason": "Played the wrong challenge"},
+        )
+    ],
+    "matches:simulate": [
+        Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=None, post=MASTER, data=lambda w: {"policy": "auto"})
+    ],
     "matches:simulate_round": [Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})],
     "matches:simulate_season": [Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})],
     "matches:simulation_job": [_public(lambda w: {"pk": w.extra["simulation"].pk})],
     "matches:simulation_status": [_public(lambda w: {"task_id": w.extra["simulation"].task_id})],
-    "matches:advancement_choose": [Case(kwargs=lambda w: {"roll_pk": w.roll.pk}, get=TEAM_A, post=TEAM_A,
-                                        data=lambda w: {"choice": "attribute:speed"})],
+    "matches:advancement_choose": [
+        Case(
+            kwargs=lambda w: {"roll_pk": w.roll.pk},
+            get=TEAM_A,
+            post=TEAM_A,
+            data=lambda w: {"choice": "attribute:speed"},
+        )
+    ],
     # --- leagues
     "league:list": [_public()],
-    "league:create": [Case(kwargs=lambda w: {}, get=MEMBERS, post=MEMBERS,
-                           data=_new_league)],
+    "league:create": [Case(kwargs=lambda w: {}, get=MEMBERS, post=MEMBERS, data=_new_league)],
     "league:detail": [_public(_league), _public(lambda w: {"slug": w.other_league.slug}, "other league")],
-    "league:edit": [Case(kwargs=_league, get=MASTER, post=MASTER,
-                         data=lambda w: _house_rules(w, description="Rewritten by whoever got in"))],
+    "league:edit": [
+        Case(
+            kwargs=_league,
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: _house_rules(w, description="Rewritten by whoever got in"),
+        )
+    ],
     "league:apply": [Case(kwargs=_league, get=MEMBERS, post=MEMBERS, data=lambda w: {"team": w.free_team.pk})],
-    "league:applications": [Case(kwargs=_league, get=MASTER, post=MASTER,
-                                 data=lambda w: {"decision": "refuse", "team": w.team_b.pk})],
-    "league:season_create": [Case(kwargs=_league, get=MASTER, post=MASTER,
-                                  data=lambda w: {"name": "", "format": "round_robin", "playoff_teams": "0"})],
+    "league:applications": [
+        Case(kwargs=_league, get=MASTER, post=MASTER, data=lambda w: {"decision": "refuse", "team": w.team_b.pk})
+    ],
+    "league:season_create": [
+        Case(
+            kwargs=_league,
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {"name": "", "format": "round_robin", "playoff_teams": "0"},
+        )
+    ],
     "league:season_detail": [_public(_season)],
     "league:season_fixtures": [_public(_season)],
     "league:season_bracket": [_public(_season)],
-    "league:fixture_create": [Case(kwargs=_season, get=IN_MATCH, post=IN_MATCH,
-                                   data=lambda w: {"home": w.team_a.pk, "away": w.team_b.pk})],
-    "league:schedule_generate": [Case(kwargs=_season, get=None, post=MASTER,
-                                      data=lambda w: {"kind": "round_robin", "round_number": "0"})],
+    "league:fixture_create": [
+        Case(kwargs=_season, get=IN_MATCH, post=IN_MATCH, data=lambda w: {"home": w.team_a.pk, "away": w.team_b.pk})
+    ],
+    "league:schedule_generate": [
+        Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"kind": "round_robin", "round_number": "0"})
+    ],
     "league:playoffs_advance": [Case(kwargs=_season, get=None, post=MASTER)],
-    "league:season_rollover": [Case(kwargs=_season, get=MASTER, post=MASTER, data=lambda w: {
-        "name": "Lantern 2", "format": "self_arranged", "playoff_teams": "0", "confirm": "on"})],
+    "league:season_rollover": [
+        Case(
+            kwargs=_season,
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {"name": "Lantern 2", "format": "self_arranged", "playoff_teams": "0", "confirm": "on"},
+        )
+    ],
     "league:schedule_run": [_public(lambda w: {"pk": w.run.pk})],
     "league:task_status": [_public(lambda w: {"task_id": w.run.task_id})],
-    "league:fixture_challenge": [Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=TEAM_A, post=TEAM_A,
-                                      data=lambda w: {"challenge": _brawl()})],
+    "league:fixture_challenge": [
+        Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=TEAM_A, post=TEAM_A, data=lambda w: {"challenge": _brawl()})
+    ],
     # --- newsletters
     "newsletters:list": [_public(lambda w: {"league_slug": w.league.slug})],
     "newsletters:feed": [_public(lambda w: {"league_slug": w.league.slug})],
-    "newsletters:detail": [_public(_newsletter("published"), "published"),
-                           Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER, label="draft")],
-    "newsletters:build": [Case(kwargs=lambda w: {"league_slug": w.league.slug}, get=None, post=MASTER,
-                               data=lambda w: {"period": "2025-w08"})],
-    "newsletters:edit": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER,
-                              data=lambda w: {"title": "Taken over", "editorial": "**hi**"})],
+    "newsletters:detail": [
+        _public(_newsletter("published"), "published"),
+        Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER, label="draft"),
+    ],
+    "newsletters:build": [
+        Case(
+            kwargs=lambda w: {"league_slug": w.league.slug},
+            get=None,
+            post=MASTER,
+            data=lambda w: {"period": "2025-w08"},
+        )
+    ],
+    "newsletters:edit": [
+        Case(
+            kwargs=_newsletter("draft"),
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {"title": "Taken over", "editorial": "**hi**"},
+        )
+    ],
     "newsletters:rebuild": [Case(kwargs=_newsletter("draft"), get=None, post=MASTER)],
     "newsletters:publish": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER, data=lambda w: {})],
     "newsletters:status": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER)],
@@ -202,6 +317,7 @@ RULES: dict[str, list[Case]] = {
 
 
 # --- making the requests -----------------------------------------------------------------------------
+
 
 @dataclass
 class Outcome:
@@ -232,7 +348,7 @@ def request(client: Client, method: str, url: str, data: dict | None = None, *, 
         before = fingerprint() if track else None
         try:
             resp = client.get(url) if method == "GET" else client.post(url, data or {})
-        except Exception as exc:  # noqa: BLE001 - a server error is what we report
+        except Exception as exc:
             transaction.set_rollback(True)
             return Outcome(status=None, error=f"{type(exc).__name__}: {exc}")
         written = fingerprint_diff(before, fingerprint()) if track else []
@@ -325,7 +441,8 @@ def admin_cases(world: World) -> dict[str, tuple[dict, bool]]:
         cases[f"{prefix}_change"] = ({"object_id": object_id}, obj is not None)
         cases[f"{prefix}_history"] = ({"object_id": object_id}, obj is not None)
         cases[f"{prefix}_delete"] = (
-            {"object_id": object_id}, obj is not None and model_admin.has_delete_permission(staff_request, obj)
+            {"object_id": object_id},
+            obj is not None and model_admin.has_delete_permission(staff_request, obj),
         )
         if model._meta.label == settings.AUTH_USER_MODEL:
             cases[f"{prefix}_password_change"] = ({"id": object_id}, True)
@@ -367,7 +484,7 @@ def check_admin(world: World, names: list[str], *, clients: dict[str, Client] | 
                     continue
                 try:
                     resp = clients[role].get(url) if method == "GET" else clients[role].post(url, {})
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     failures.append(f"{where}: server error: {type(exc).__name__}: {exc}")
                     continue
                 outcome = Outcome(status=resp.status_code, location=resp.get("Location", ""))

@@ -1,5 +1,6 @@
 """A throwaway redis-server of the test's own (copied from tests/outbox/test_broker_down.py), so
 stopping it harms no one else's broker, and a helper to point the Celery app at it."""
+
 from __future__ import annotations
 
 import contextlib
@@ -26,9 +27,19 @@ class RedisServer:
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [shutil.which("redis-server"), "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                shutil.which("redis-server"),
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         for _ in range(50):
             try:

@@ -9,6 +9,7 @@ dropped mid-request.
   (tests/trust/worker_app.py) sets a 2-second visibility timeout, so the task the killed worker
   never acknowledged (acks_late) is handed to the next worker. Nothing re-sends it by hand.
 """
+
 from __future__ import annotations
 
 import json
@@ -39,6 +40,7 @@ pytestmark = pytest.mark.usefixtures("catalog")
 
 
 # --- Redis stopped ----------------------------------------------------------------------------------
+
 
 @pytest.fixture
 def own_redis():
@@ -147,7 +149,8 @@ def test_with_redis_down_schedule_generation_waits_and_completes_when_redis_is_b
     started = time.monotonic()
     resp = master.post(
         reverse("league:schedule_generate", kwargs={"slug": season.league.slug, "number": season.number}),
-        {"kind": "round_robin", "round_number": 0}, follow=True,
+        {"kind": "round_robin", "round_number": 0},
+        follow=True,
     )
     assert time.monotonic() - started < 5, "the request waited for the broker"
     run = ScheduleRun.objects.get(season=season)
@@ -167,8 +170,11 @@ def test_with_redis_down_schedule_generation_waits_and_completes_when_redis_is_b
     from league.celery import app
 
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
-        wait_until(lambda: ScheduleRun.objects.get(pk=run.pk).status == ScheduleRun.Status.DONE, 60,
-                   "the worker to generate the schedule")
+        wait_until(
+            lambda: ScheduleRun.objects.get(pk=run.pk).status == ScheduleRun.Status.DONE,
+            60,
+            "the worker to generate the schedule",
+        )
     assert Match.objects.filter(season=season).count() == 6
     assert OutboxTask.objects.get().status == OutboxTask.Status.SENT
     page = master.get(run.get_absolute_url()).content.decode()
@@ -176,6 +182,7 @@ def test_with_redis_down_schedule_generation_waits_and_completes_when_redis_is_b
 
 
 # --- a worker killed mid-task -------------------------------------------------------------------------
+
 
 @pytest.fixture
 def live_broker(postgres_tx, redis_url):
@@ -242,8 +249,14 @@ def test_worker_killed_while_generating_a_schedule(live_broker, redis_url, tmp_p
     def done():
         return ScheduleRun.objects.get(pk=run.pk).status == ScheduleRun.Status.DONE
 
-    _kill_mid_task(redis_url, tmp_path, lambda: schedule_generate_task.apply_async(args=[run.pk], task_id=run.task_id),
-                   nothing_partial=nothing_partial, done=done, what="the schedule")
+    _kill_mid_task(
+        redis_url,
+        tmp_path,
+        lambda: schedule_generate_task.apply_async(args=[run.pk], task_id=run.task_id),
+        nothing_partial=nothing_partial,
+        done=done,
+        what="the schedule",
+    )
     matches = Match.objects.filter(season=season).prefetch_related("sides")
     assert matches.count() == 28  # 8 teams, round robin: once, not twice
     assert len({frozenset(s.team_id for s in m.sides.all()) for m in matches}) == 28
@@ -275,9 +288,12 @@ def test_worker_killed_while_building_a_newsletter(live_broker, redis_url, tmp_p
         return Newsletter.objects.get(league=seeded.league, period_key=period.key).build_status == "done"
 
     _kill_mid_task(
-        redis_url, tmp_path,
+        redis_url,
+        tmp_path,
         lambda: newsletter_services.newsletter_request(league=seeded.league, period=period, actor=seeded.league.master),
-        nothing_partial=nothing_partial, done=done, what="the newsletter",
+        nothing_partial=nothing_partial,
+        done=done,
+        what="the newsletter",
     )
     newsletter = Newsletter.objects.get(league=seeded.league, period_key=period.key)
     assert Newsletter.objects.filter(league=seeded.league).count() == 1
@@ -301,8 +317,9 @@ def test_worker_killed_while_simulating_a_season(live_broker, redis_url, tmp_pat
     for clan in ("tora", "ika", "kitsune", "yamazaru"):
         team = make_legal_team(clan, owner=UserFactory(), name=f"Sim {clan}", league=league)
         league_services.application_accept(team=team)
-    job, created = simulation.simulation_request(actor=league.master, scope=SimulationJob.Scope.SEASON, season=season,
-                                                 seed=11)
+    job, created = simulation.simulation_request(
+        actor=league.master, scope=SimulationJob.Scope.SEASON, season=season, seed=11
+    )
     assert created
 
     def whole_or_untouched():
@@ -325,8 +342,14 @@ def test_worker_killed_while_simulating_a_season(live_broker, redis_url, tmp_pat
     def done():
         return SimulationJob.objects.get(pk=job.pk).status == SimulationJob.Status.DONE
 
-    _kill_mid_task(redis_url, tmp_path, lambda: simulation_job_task.apply_async(args=[job.pk], task_id=job.task_id),
-                   nothing_partial=nothing_partial, done=done, what="the season's simulation")
+    _kill_mid_task(
+        redis_url,
+        tmp_path,
+        lambda: simulation_job_task.apply_async(args=[job.pk], task_id=job.task_id),
+        nothing_partial=nothing_partial,
+        done=done,
+        what="the season's simulation",
+    )
     whole_or_untouched()
     matches = Match.objects.filter(season=season)
     assert matches.count() == 6 and matches.filter(status=Match.Status.CONFIRMED).count() == 6
@@ -337,6 +360,7 @@ def test_worker_killed_while_simulating_a_season(live_broker, redis_url, tmp_pat
 
 
 # --- a PostgreSQL connection dropped mid-request ---------------------------------------------------------
+
 
 def _terminate_this_connection() -> None:
     """End the request's own database session from a second connection (as an administrator or

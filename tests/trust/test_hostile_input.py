@@ -6,6 +6,7 @@ form as a user who may use it. The client re-raises any server error, so a 500 f
 with the example that caused it. When the answer is not a success (a form error, a 4xx, a redirect
 after an error message), the fingerprint of every table must be unchanged.
 """
+
 from __future__ import annotations
 
 import os
@@ -28,8 +29,11 @@ from tests.trust.world import World, seed_world
 pytestmark = pytest.mark.usefixtures("catalog")
 
 EXAMPLES = int(os.environ.get("TRUST_EXAMPLES", "20"))  # e.g. TRUST_EXAMPLES=300 for a deep run
-FAST = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                        HealthCheck.too_slow])
+FAST = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 FEWER = settings(FAST, max_examples=max(1, EXAMPLES * 3 // 5))
 BAD_IDS = [0, 2**31, 2**63, 10**30]
 
@@ -50,8 +54,19 @@ def world(catalog) -> World:
 
 def ids(w: World) -> list[int]:
     """Ids of objects of both leagues (and of no one), for any id field."""
-    return [w.team_a.pk, w.team_b.pk, w.team_c.pk, w.free_team.pk, w.league.pk, w.other_league.pk, w.season.pk,
-            w.other_season.pk, w.other_match.pk, w.ninja_b.pk, *BAD_IDS]
+    return [
+        w.team_a.pk,
+        w.team_b.pk,
+        w.team_c.pk,
+        w.free_team.pk,
+        w.league.pk,
+        w.other_league.pk,
+        w.season.pk,
+        w.other_season.pk,
+        w.other_match.pk,
+        w.ninja_b.pk,
+        *BAD_IDS,
+    ]
 
 
 def _check(world, role, url, data, **kw):
@@ -60,19 +75,27 @@ def _check(world, role, url, data, **kw):
 
 # --- accounts ---------------------------------------------------------------------------------------
 
+
 @FAST
 @given(data=st.data())
 def test_signup(world, data):
-    fields = {"username": hostile("newcomer", "trust-player"), "email": hostile("a@example.org", "not-an-email"),
-              "password1": hostile("Lantern-Pass-42!"), "password2": hostile("Lantern-Pass-42!")}
+    fields = {
+        "username": hostile("newcomer", "trust-player"),
+        "email": hostile("a@example.org", "not-an-email"),
+        "password1": hostile("Lantern-Pass-42!"),
+        "password2": hostile("Lantern-Pass-42!"),
+    }
     _check(world, "anonymous", reverse("signup"), data.draw(form_data(fields)))
 
 
 @FAST
 @given(data=st.data())
 def test_login(world, data):
-    fields = {"username": hostile("trust-player"), "password": hostile("s3cret-Moon-Pass!"),
-              "next": hostile("/teams/", "https://evil.example.org/", "//evil.example.org")}
+    fields = {
+        "username": hostile("trust-player"),
+        "password": hostile("s3cret-Moon-Pass!"),
+        "next": hostile("/teams/", "https://evil.example.org/", "//evil.example.org"),
+    }
     body = data.draw(form_data(fields))
     posted = post(client_for(world, "anonymous"), reverse("login"), body)
     judge(posted, body)
@@ -82,12 +105,16 @@ def test_login(world, data):
 @FAST
 @given(data=st.data())
 def test_password_change(world, data):
-    fields = {"old_password": hostile("s3cret-Moon-Pass!"), "new_password1": hostile("Another-Pass-42!"),
-              "new_password2": hostile("Another-Pass-42!")}
+    fields = {
+        "old_password": hostile("s3cret-Moon-Pass!"),
+        "new_password1": hostile("Another-Pass-42!"),
+        "new_password2": hostile("Another-Pass-42!"),
+    }
     _check(world, "player", reverse("password_change"), data.draw(form_data(fields)))
 
 
 # --- teams ------------------------------------------------------------------------------------------
+
 
 @FAST
 @given(data=st.data())
@@ -126,6 +153,7 @@ def test_ninja_release_and_ready_with_any_ids(world, data):
 
 
 # --- matches ----------------------------------------------------------------------------------------
+
 
 def result_fields(match: Match) -> dict:
     fields = {"s1_points": hostile(3, 0, 99, 100), "s2_points": hostile(1, 0)}
@@ -171,8 +199,11 @@ def test_void(world, data):
 @given(data=st.data(), blank=st.booleans())
 def test_advancement(world, data, blank):
     roll = world.extra["blank_roll"] if blank else world.roll
-    fields = {"choice": hostile("attribute:speed", "keyword:Agile", "affinity:Fire"),
-              "first": hostile("Fire", "Void"), "second": hostile("Water")}
+    fields = {
+        "choice": hostile("attribute:speed", "keyword:Agile", "affinity:Fire"),
+        "first": hostile("Fire", "Void"),
+        "second": hostile("Water"),
+    }
     url = reverse("matches:advancement_choose", kwargs={"roll_pk": roll.pk})
     _check(world, "player", url, data.draw(form_data(fields)))
 
@@ -188,6 +219,7 @@ def test_kick_off_and_simulate_with_any_ids(world, data):
 
 
 # --- leagues ----------------------------------------------------------------------------------------
+
 
 def house_rule_fields() -> dict:
     fields = {}
@@ -226,9 +258,13 @@ def test_applications(world, data):
 
 
 def season_fields() -> dict:
-    return {"name": hostile("Season X"), "format": hostile(*Season.Format.values),
-            "swiss_rounds": hostile(1, 3, 30, 31), "playoff_teams": hostile(0, 1, 2, 4, 64, 65),
-            "confirm": hostile("on")}
+    return {
+        "name": hostile("Season X"),
+        "format": hostile(*Season.Format.values),
+        "swiss_rounds": hostile(1, 3, 30, 31),
+        "playoff_teams": hostile(0, 1, 2, 4, 64, 65),
+        "confirm": hostile("on"),
+    }
 
 
 @FAST
@@ -250,9 +286,12 @@ def test_season_rollover(world, data):
 @given(data=st.data(), role=st.sampled_from(["player", "master"]))
 def test_fixture_create(world, data, role):
     challenges = list(Challenge.objects.values_list("pk", flat=True)[:3])
-    fields = {"home": hostile(*ids(world)), "away": hostile(*ids(world)),
-              "date": hostile("2025-02-30", "2025-03-01", "0000-00-00", "9999-12-31", "1-1-1"),
-              "challenge": hostile("", *challenges, *BAD_IDS)}
+    fields = {
+        "home": hostile(*ids(world)),
+        "away": hostile(*ids(world)),
+        "date": hostile("2025-02-30", "2025-03-01", "0000-00-00", "9999-12-31", "1-1-1"),
+        "challenge": hostile("", *challenges, *BAD_IDS),
+    }
     url = reverse("league:fixture_create", kwargs={"slug": world.league.slug, "number": world.season.number})
     _check(world, role, url, data.draw(form_data(fields)))
 
@@ -270,9 +309,14 @@ def test_fixture_challenge(world, data):
 def test_schedule_generate(world, data):
     """Mist's master asks for Mist's round robin (it can be generated) with any values."""
     challenges = list(Challenge.objects.values_list("pk", flat=True)[:3])
-    fields = {"kind": hostile("round_robin", "random_weekly", "swiss", "playoff"),
-              "round_number": hostile(0, 1, 2, *HUGE[:6]), "challenge": hostile("", *challenges, *BAD_IDS)}
-    url = reverse("league:schedule_generate", kwargs={"slug": world.other_league.slug, "number": world.other_season.number})
+    fields = {
+        "kind": hostile("round_robin", "random_weekly", "swiss", "playoff"),
+        "round_number": hostile(0, 1, 2, *HUGE[:6]),
+        "challenge": hostile("", *challenges, *BAD_IDS),
+    }
+    url = reverse(
+        "league:schedule_generate", kwargs={"slug": world.other_league.slug, "number": world.other_season.number}
+    )
     _check(world, "other_master", url, data.draw(form_data(fields)))
 
 
@@ -289,12 +333,11 @@ def test_playoffs_and_season_simulation(world, data):
 
 # --- newsletters ------------------------------------------------------------------------------------
 
+
 def _url_names() -> set[str]:
     from tests.trust.urlconf import named_urls
 
     return {u.name for u in named_urls()}
-
-
 
 
 @FAST
@@ -308,8 +351,12 @@ def test_newsletter_build(world, data):
 @FAST
 @given(data=st.data())
 def test_newsletter_edit(world, data):
-    fields = {"title": hostile("Week 7"), "editorial": hostile("**bold** [x](javascript:alert(1))"),
-              "preview": hostile("Preview"), "save": hostile("Save")}
+    fields = {
+        "title": hostile("Week 7"),
+        "editorial": hostile("**bold** [x](javascript:alert(1))"),
+        "preview": hostile("Preview"),
+        "save": hostile("Save"),
+    }
     url = reverse("newsletters:edit", kwargs={"league_slug": world.league.slug, "key": world.extra["draft"].period_key})
     _check(world, "master", url, data.draw(form_data(fields)))
 
@@ -317,19 +364,43 @@ def test_newsletter_edit(world, data):
 @FEWER
 @given(data=st.data())
 def test_newsletter_publish(world, data):
-    url = reverse("newsletters:publish", kwargs={"league_slug": world.league.slug, "key": world.extra["draft"].period_key})
+    url = reverse(
+        "newsletters:publish", kwargs={"league_slug": world.league.slug, "key": world.extra["draft"].period_key}
+    )
     _check(world, "master", url, data.draw(form_data({"send_email": hostile("on", "")})))
 
 
 # --- every form is covered ---------------------------------------------------------------------------
 
 POSTED_HERE = {
-    "signup", "login", "password_change", "teams:create", "teams:recruit_profile", "teams:ninja_rename",
-    "teams:ninja_release", "teams:ready", "matches:result", "matches:confirm", "matches:void",
-    "matches:advancement_choose", "matches:kick_off", "matches:simulate", "matches:simulate_round",
-    "matches:simulate_season", "league:create", "league:edit", "league:apply", "league:applications",
-    "league:season_create", "league:season_rollover", "league:fixture_create", "league:fixture_challenge",
-    "league:schedule_generate", "league:playoffs_advance", "newsletters:build", "newsletters:edit",
+    "signup",
+    "login",
+    "password_change",
+    "teams:create",
+    "teams:recruit_profile",
+    "teams:ninja_rename",
+    "teams:ninja_release",
+    "teams:ready",
+    "matches:result",
+    "matches:confirm",
+    "matches:void",
+    "matches:advancement_choose",
+    "matches:kick_off",
+    "matches:simulate",
+    "matches:simulate_round",
+    "matches:simulate_season",
+    "league:create",
+    "league:edit",
+    "league:apply",
+    "league:applications",
+    "league:season_create",
+    "league:season_rollover",
+    "league:fixture_create",
+    "league:fixture_challenge",
+    "league:schedule_generate",
+    "league:playoffs_advance",
+    "newsletters:build",
+    "newsletters:edit",
     "newsletters:publish",
 }
 
@@ -348,20 +419,26 @@ def test_every_form_is_fuzzed():
 # --- user text is escaped ---------------------------------------------------------------------------
 
 SCRIPT = '<script>alert("moon")</script>'
-IMG = '<img src=x onerror=alert(1)>'
+IMG = "<img src=x onerror=alert(1)>"
 
 
 def test_league_name_and_description_are_escaped(world):
     from league import services as league_services
 
-    league = league_services.league_create(master=world.users["player"], name=f"Evil {SCRIPT}",
-                                           description=f"About {IMG}")
-    league_services.season_create(league=league, name=f"S {SCRIPT}", format=Season.Format.ROUND_ROBIN,
-                                  swiss_rounds=None, playoff_teams=0)
+    league = league_services.league_create(
+        master=world.users["player"], name=f"Evil {SCRIPT}", description=f"About {IMG}"
+    )
+    league_services.season_create(
+        league=league, name=f"S {SCRIPT}", format=Season.Format.ROUND_ROBIN, swiss_rounds=None, playoff_teams=0
+    )
     client = client_for(world, "anonymous")
-    pages = [reverse("home"), reverse("league:list"), league.get_absolute_url(),
-             reverse("league:season_detail", kwargs={"slug": league.slug, "number": 1}),
-             reverse("league:season_fixtures", kwargs={"slug": league.slug, "number": 1})]
+    pages = [
+        reverse("home"),
+        reverse("league:list"),
+        league.get_absolute_url(),
+        reverse("league:season_detail", kwargs={"slug": league.slug, "number": 1}),
+        reverse("league:season_fixtures", kwargs={"slug": league.slug, "number": 1}),
+    ]
     for url in pages:
         body = client.get(url).content.decode()
         assert SCRIPT not in body and IMG not in body, url
@@ -373,10 +450,12 @@ def test_team_and_ninja_names_are_escaped_on_match_pages(world):
     world.ninja_a.name = f"Kage {IMG}"
     world.ninja_a.save(update_fields=["name"])
     client = client_for(world, "anonymous")
-    for url in (reverse("matches:detail", kwargs={"pk": world.open_match.pk}),
-                reverse("matches:presheet", kwargs={"pk": world.open_match.pk}),
-                reverse("league:season_detail", kwargs={"slug": world.league.slug, "number": 1}),
-                reverse("teams:detail", kwargs={"pk": world.team_a.pk})):
+    for url in (
+        reverse("matches:detail", kwargs={"pk": world.open_match.pk}),
+        reverse("matches:presheet", kwargs={"pk": world.open_match.pk}),
+        reverse("league:season_detail", kwargs={"slug": world.league.slug, "number": 1}),
+        reverse("teams:detail", kwargs={"pk": world.team_a.pk}),
+    ):
         body = client.get(url).content.decode()
         assert SCRIPT not in body and IMG not in body, url
 
@@ -398,8 +477,9 @@ def test_result_draft_stores_only_the_form_fields(world):
     "rejected_record" key made the page claim the result had been rejected."""
     client = client_for(world, "player")
     url = reverse("matches:result", kwargs={"pk": world.open_match.pk})
-    resp = client.post(url, {"save_draft": "1", "s1_points": "4\x00", "rejected_record": "x", "reason": "forged",
-                             "junk": "y" * 5000})
+    resp = client.post(
+        url, {"save_draft": "1", "s1_points": "4\x00", "rejected_record": "x", "reason": "forged", "junk": "y" * 5000}
+    )
     assert resp.status_code == 302
     world.open_match.refresh_from_db()
     assert world.open_match.result_draft == {"s1_points": "4"}

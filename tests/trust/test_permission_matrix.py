@@ -3,6 +3,7 @@
 The URL names come from walking the URLconf: a page added without a rule in
 tests/trust/matrix.py fails here. See matrix.py for what each case promises.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -59,8 +60,17 @@ def test_admin_needs_staff(world):
 def test_public_pages_are_readable_anonymously(world):
     """Rules, league tables, fixtures, match pages, team scrolls and published newsletters."""
     public = [name for name, cases in matrix.RULES.items() if any(c.get == matrix.ANY for c in cases)]
-    for expected in ("rules:index", "rules:odds", "league:season_detail", "league:season_fixtures", "matches:detail",
-                     "teams:detail", "newsletters:list", "newsletters:detail", "newsletters:feed"):
+    for expected in (
+        "rules:index",
+        "rules:odds",
+        "league:season_detail",
+        "league:season_fixtures",
+        "matches:detail",
+        "teams:detail",
+        "newsletters:list",
+        "newsletters:detail",
+        "newsletters:feed",
+    ):
         assert expected in public
     client = matrix.client_for(world, "anonymous")
     from django.urls import reverse
@@ -74,6 +84,7 @@ def test_public_pages_are_readable_anonymously(world):
 
 
 # --- the matrix notices a missing check ------------------------------------------------------------------
+
 
 def test_matrix_fails_when_a_team_permission_check_is_removed(world, monkeypatch):
     import teams.permissions
@@ -90,7 +101,9 @@ def test_matrix_fails_when_a_master_check_is_removed(world, monkeypatch):
 
     monkeypatch.setattr(league.permissions, "require_master", lambda user, league: None)
     monkeypatch.setattr(league.views, "require_master", lambda user, league: None)
-    with pytest.raises(AssertionError, match=r"(?s)league:edit.*POST .* as player: should be refused with 403, got 302"):
+    with pytest.raises(
+        AssertionError, match=r"(?s)league:edit.*POST .* as player: should be refused with 403, got 302"
+    ):
         matrix.check_case(world, "league:edit", matrix.RULES["league:edit"][0])
 
 

@@ -11,6 +11,7 @@
 
 Nothing here is imported by the site; production behaviour is untouched.
 """
+
 from __future__ import annotations
 
 import json

@@ -1,4 +1,5 @@
 """A real Celery worker in a subprocess, for the killed-worker tests."""
+
 from __future__ import annotations
 
 import os
@@ -52,9 +53,27 @@ class Worker:
         if pause_file is not None:
             env["TRUST_PAUSE_FILE"] = str(pause_file)
         self.proc = subprocess.Popen(
-            [str(CELERY), "-A", "tests.trust.worker_app", "worker", "-P", "solo", "-c", "1", "--without-gossip",
-             "--without-mingle", "--without-heartbeat", "-l", "INFO", "-n", f"trust-{os.getpid()}-{id(self)}@%h"],
-            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+            [
+                str(CELERY),
+                "-A",
+                "tests.trust.worker_app",
+                "worker",
+                "-P",
+                "solo",
+                "-c",
+                "1",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+                "-l",
+                "INFO",
+                "-n",
+                f"trust-{os.getpid()}-{id(self)}@%h",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
         )
 
     def output(self, tail: int = 4000) -> str:

@@ -14,6 +14,7 @@ Two leagues:
 
 Plus trust-staff, a site administrator who plays no part in either league.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -88,13 +89,16 @@ def seed_world() -> World:
         "staff": UserFactory(username="trust-staff", is_staff=True, is_superuser=True),
     }
     stranger, stranger2 = UserFactory(username="trust-stranger"), UserFactory(username="trust-stranger-2")
-    league = LeagueFactory(name="Lantern League", slug="lantern", master=users["master"],
-                           description="Lanterns over the river.")
+    league = LeagueFactory(
+        name="Lantern League", slug="lantern", master=users["master"], description="Lanterns over the river."
+    )
     other_league = LeagueFactory(name="Mist League", slug="mist", master=users["other_master"])
-    season = league_services.season_create(league=league, name="Lantern 1", format=Season.Format.SELF_ARRANGED,
-                                           swiss_rounds=None, playoff_teams=0)
-    other_season = league_services.season_create(league=other_league, name="Mist 1", format=Season.Format.ROUND_ROBIN,
-                                                 swiss_rounds=None, playoff_teams=0)
+    season = league_services.season_create(
+        league=league, name="Lantern 1", format=Season.Format.SELF_ARRANGED, swiss_rounds=None, playoff_teams=0
+    )
+    other_season = league_services.season_create(
+        league=other_league, name="Mist 1", format=Season.Format.ROUND_ROBIN, swiss_rounds=None, playoff_teams=0
+    )
     team_a = _join(make_legal_team("tora", owner=users["player"], name="Tigers", league=league))
     team_b = _join(make_legal_team("ika", owner=users["other_player"], name="Squids", league=league))
     team_c = _join(make_legal_team("kitsune", owner=stranger, name="Foxes", league=other_league))
@@ -119,12 +123,27 @@ def seed_world() -> World:
     ninja_a = team_a.ninjas.filter(status=Ninja.Status.ACTIVE).order_by("id").first()
     ninja_b = team_b.ninjas.filter(status=Ninja.Status.ACTIVE).order_by("id").first()
     roll = AdvancementRoll.objects.create(ninja=ninja_a, match=confirmed, level=2, faces=["Fire", "Water"])
-    run = ScheduleRun.objects.create(season=other_season, kind=ScheduleRun.Kind.ROUND_ROBIN, round_number=0,
-                                     task_id=str(uuid.uuid4()), seed=7)
+    run = ScheduleRun.objects.create(
+        season=other_season, kind=ScheduleRun.Kind.ROUND_ROBIN, round_number=0, task_id=str(uuid.uuid4()), seed=7
+    )
     world = World(
-        users=users, league=league, other_league=other_league, season=season, other_season=other_season,
-        team_a=team_a, team_b=team_b, team_c=team_c, free_team=free_team, ninja_a=ninja_a, ninja_b=ninja_b,
-        confirmed=confirmed, submitted=submitted, open_match=open_match, other_match=other_match, roll=roll, run=run,
+        users=users,
+        league=league,
+        other_league=other_league,
+        season=season,
+        other_season=other_season,
+        team_a=team_a,
+        team_b=team_b,
+        team_c=team_c,
+        free_team=free_team,
+        ninja_a=ninja_a,
+        ninja_b=ninja_b,
+        confirmed=confirmed,
+        submitted=submitted,
+        open_match=open_match,
+        other_match=other_match,
+        roll=roll,
+        run=run,
     )
     _seed_newsletters(world)
     _seed_simulation(world)
@@ -141,15 +160,32 @@ def _seed_newsletters(world: World) -> None:
     from newsletters.models import Newsletter
 
     now = timezone.now()
-    common = {"league": world.league, "season": world.season, "kind": Newsletter.Kind.WEEK,
-              "build_status": Newsletter.BuildStatus.DONE, "content_html": "<p>Results.</p>"}
+    common = {
+        "league": world.league,
+        "season": world.season,
+        "kind": Newsletter.Kind.WEEK,
+        "build_status": Newsletter.BuildStatus.DONE,
+        "content_html": "<p>Results.</p>",
+    }
     world.extra["published"] = Newsletter.objects.create(
-        period_key="2025-w06", iso_year=2025, iso_week=6, sort_key=202506, title="Week 6 at the Lantern",
-        status=Newsletter.Status.PUBLISHED, published_at=now, published_by=world.league.master, **common,
+        period_key="2025-w06",
+        iso_year=2025,
+        iso_week=6,
+        sort_key=202506,
+        title="Week 6 at the Lantern",
+        status=Newsletter.Status.PUBLISHED,
+        published_at=now,
+        published_by=world.league.master,
+        **common,
     )
     world.extra["draft"] = Newsletter.objects.create(
-        period_key="2025-w07", iso_year=2025, iso_week=7, sort_key=202507, title="Week 7 at the Lantern",
-        build_task_id=uuid.uuid4().hex, **common,
+        period_key="2025-w07",
+        iso_year=2025,
+        iso_week=7,
+        sort_key=202507,
+        title="Week 7 at the Lantern",
+        build_task_id=uuid.uuid4().hex,
+        **common,
     )
 
 
@@ -160,8 +196,13 @@ def _seed_simulation(world: World) -> None:
     except LookupError:
         return
     world.extra["simulation"] = job_model.objects.create(
-        league=world.other_league, season=world.other_season, scope="season", seed=1, task_id=str(uuid.uuid4()),
-        status="done", requested_by=world.other_league.master,
+        league=world.other_league,
+        season=world.other_season,
+        scope="season",
+        seed=1,
+        task_id=str(uuid.uuid4()),
+        status="done",
+        requested_by=world.other_league.master,
     )
 
 
@@ -185,9 +226,11 @@ def fingerprint() -> dict[str, str]:
             columns = [f.column for f in model._meta.concrete_fields if (table, f.column) not in IGNORED_COLUMNS]
             pk = model._meta.pk.column
             cols = ", ".join(connection.ops.quote_name(c) for c in columns)
-            cursor.execute(f"SELECT {cols} FROM {connection.ops.quote_name(table)} ORDER BY {connection.ops.quote_name(pk)}")  # noqa: S608
+            cursor.execute(
+                f"SELECT {cols} FROM {connection.ops.quote_name(table)} ORDER BY {connection.ops.quote_name(pk)}"
+            )
             rows = cursor.fetchall()
-            out[table] = f"{len(rows)}:" + hashlib.sha1(repr(rows).encode()).hexdigest()  # noqa: S324
+            out[table] = f"{len(rows)}:" + hashlib.sha1(repr(rows).encode()).hexdigest()
     out["treasuries"] = repr(sorted(Team.objects.values_list("pk", "treasury")))
     return out
 

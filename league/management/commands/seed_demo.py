@@ -10,6 +10,7 @@ machine.
 Without --password the demo players cannot log in (their passwords are unusable); the league's
 pages are public.
 """
+
 from __future__ import annotations
 
 import random
@@ -30,20 +31,55 @@ DEMO_SEED = 2026
 
 #: (player, team name, clan slug, [(profile slug, count), ...]) — legal starting rosters near 100 koban.
 DEMO_TEAMS = [
-    ("akane", "Crimson Claws", "tora",
-     [("tora-chunin", 1), ("tora-kaiken", 3), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 2)]),
-    ("botan", "Mountain Mischief", "yamazaru",
-     [("yamazaru-chunin", 1), ("yamazaru-kaiken", 4), ("yamazaru-yajiri", 2), ("yamazaru-son-goku", 1)]),
-    ("chiyo", "Nine Tails", "kitsune",
-     [("kitsune-chunin", 1), ("kitsune-kaiken", 3), ("kitsune-yajiri", 2), ("kitsune-kunoichi", 2),
-      ("kitsune-tamamo-no-mae", 1)]),
-    ("daichi", "Ink in the Tide", "ika",
-     [("ika-chunin", 1), ("ika-kaiken", 4), ("ika-yajiri", 2), ("ika-kunoichi", 2), ("ika-madoushi", 1)]),
-    ("emi", "Cranes of the Dawn", "tanchyo",
-     [("tanchyo-chunin", 1), ("tanchyo-yajiri", 4), ("tanchyo-kaiken", 1), ("tanchyo-karura", 1), ("tengu", 1),
-      ("tanchyo-kunoichi", 1)]),
-    ("fumio", "Iron Strangers", "ijin",
-     [("ijin-chunin", 1), ("ijin-kaiken", 2), ("ijin-kunoichi", 2), ("ijin-bomechan", 1), ("ijin-yajiri", 2)]),
+    (
+        "akane",
+        "Crimson Claws",
+        "tora",
+        [("tora-chunin", 1), ("tora-kaiken", 3), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 2)],
+    ),
+    (
+        "botan",
+        "Mountain Mischief",
+        "yamazaru",
+        [("yamazaru-chunin", 1), ("yamazaru-kaiken", 4), ("yamazaru-yajiri", 2), ("yamazaru-son-goku", 1)],
+    ),
+    (
+        "chiyo",
+        "Nine Tails",
+        "kitsune",
+        [
+            ("kitsune-chunin", 1),
+            ("kitsune-kaiken", 3),
+            ("kitsune-yajiri", 2),
+            ("kitsune-kunoichi", 2),
+            ("kitsune-tamamo-no-mae", 1),
+        ],
+    ),
+    (
+        "daichi",
+        "Ink in the Tide",
+        "ika",
+        [("ika-chunin", 1), ("ika-kaiken", 4), ("ika-yajiri", 2), ("ika-kunoichi", 2), ("ika-madoushi", 1)],
+    ),
+    (
+        "emi",
+        "Cranes of the Dawn",
+        "tanchyo",
+        [
+            ("tanchyo-chunin", 1),
+            ("tanchyo-yajiri", 4),
+            ("tanchyo-kaiken", 1),
+            ("tanchyo-karura", 1),
+            ("tengu", 1),
+            ("tanchyo-kunoichi", 1),
+        ],
+    ),
+    (
+        "fumio",
+        "Iron Strangers",
+        "ijin",
+        [("ijin-chunin", 1), ("ijin-kaiken", 2), ("ijin-kunoichi", 2), ("ijin-bomechan", 1), ("ijin-yajiri", 2)],
+    ),
 ]
 
 
@@ -80,16 +116,20 @@ class Command(BaseCommand):
         rng = random.Random(DEMO_SEED)
         master = self._user("demo-master", password)
         league = League.objects.create(
-            name="Moonlight Demo League", slug=DEMO_SLUG, master=master,
+            name="Moonlight Demo League",
+            slug=DEMO_SLUG,
+            master=master,
             description="A demo league: six clans compete under the moon. Explore the table, the fixtures and "
-                        "the team scrolls.",
+            "the team scrolls.",
         )
-        league_services.season_create(league=league, format=Season.Format.ROUND_ROBIN, name="Season of the Moon",
-                                      playoff_teams=4)
+        league_services.season_create(
+            league=league, format=Season.Format.ROUND_ROBIN, name="Season of the Moon", playoff_teams=4
+        )
         for username, team_name, clan, roster in DEMO_TEAMS:
             owner = self._user(f"demo-{username}", password)
-            team = team_services.team_create(owner=owner, name=team_name, clan=Clan.objects.get(slug=clan),
-                                             league=league)
+            team = team_services.team_create(
+                owner=owner, name=team_name, clan=Clan.objects.get(slug=clan), league=league
+            )
             for slug, count in roster:
                 profile = Profile.objects.get(slug=slug)
                 chosen = list(profile.abilities.all()[: profile.choose_abilities])
@@ -98,8 +138,9 @@ class Command(BaseCommand):
             team_services.team_mark_ready(team=team)
             league_services.application_accept(team=team)
         season = league.seasons.get()
-        run = league_services.schedule_request(season=season, kind=ScheduleRun.Kind.ROUND_ROBIN, actor=master,
-                                               seed=DEMO_SEED)
+        run = league_services.schedule_request(
+            season=season, kind=ScheduleRun.Kind.ROUND_ROBIN, actor=master, seed=DEMO_SEED
+        )
         league_services.schedule_generate(run_id=run.pk)
         challenges = list(Challenge.objects.all())
         for number in range(1, rounds + 1):

@@ -4,6 +4,7 @@ Idempotent: run it at every deploy. When the periodic task already exists it is 
 it is, so a time changed (or the task disabled) in the admin is never overwritten; pass --reset
 to put the command's schedule back.
 """
+
 from __future__ import annotations
 
 from django.conf import settings
@@ -27,13 +28,21 @@ class Command(BaseCommand):
     def handle(self, *args, day_of_week: str, hour: str, minute: str, reset: bool, **options):
         with transaction.atomic():
             schedule, _ = CrontabSchedule.objects.get_or_create(
-                minute=minute, hour=hour, day_of_week=day_of_week, day_of_month="*", month_of_year="*",
+                minute=minute,
+                hour=hour,
+                day_of_week=day_of_week,
+                day_of_month="*",
+                month_of_year="*",
                 timezone=settings.CELERY_TIMEZONE or settings.TIME_ZONE,
             )
             task, created = PeriodicTask.objects.select_for_update().get_or_create(
                 name=TASK_NAME,
-                defaults={"task": TASK, "crontab": schedule, "enabled": True,
-                          "description": "Drafts each league's newsletter for its latest completed round or week."},
+                defaults={
+                    "task": TASK,
+                    "crontab": schedule,
+                    "enabled": True,
+                    "description": "Drafts each league's newsletter for its latest completed round or week.",
+                },
             )
             if created:
                 self.stdout.write(self.style.SUCCESS(f"Created the periodic task {TASK_NAME!r}: {schedule}."))
