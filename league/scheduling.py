@@ -6,21 +6,24 @@ Teams are opaque hashable ids supplied by the caller; every result is a frozen d
   (FIDE Handbook C.05, Annex 1), optionally over several cycles with colours reversed.
 * :func:`random_weekly_round` -- one random week of matchups avoiding rematches and
   same-owner games (maximum weight matching).
-* :func:`swiss_round` -- one Swiss round paired within score groups by maximum weight matching.
+* :func:`swiss_round` -- one Swiss round paired within score groups by maximum weight matching
+  (exactly, and fast at 1,000 teams: see its docstring).
 * :func:`playoff_bracket` / :func:`next_round` -- single-elimination brackets with standard
   seeding; later rounds are created from results as they come in.
 
-Only the standard library and ``networkx`` are used.
+Only the standard library, ``networkx`` and ``rustworkx`` (the same blossom algorithm, compiled)
+are used.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import networkx as nx
+import rustworkx as rx
 
 __all__ = [
     "Pairing",
@@ -311,6 +314,253 @@ class SwissRound:
         return sum(p.rematch for p in self.pairings)
 
 
+# Weights up to this fit rustworkx's 128-bit integer blossom with room for its dual sums.
+_RX_WEIGHT_LIMIT = 2**120
+
+
+def _max_weight_matching(size: int, edges: Sequence[tuple[int, int, int]]) -> list[tuple[int, int]]:
+    """Maximum-cardinality, maximum-weight matching of nodes ``0..size-1`` (Edmonds' blossom).
+
+    ``edges`` are ``(u, v, weight)`` with integer weights.  rustworkx's compiled implementation
+    is used when every weight fits its 128-bit integers, networkx's otherwise; both are exact.
+    """
+    if not edges:
+        return []
+    if max(w for _, _, w in edges) < _RX_WEIGHT_LIMIT:
+        graph = rx.PyGraph(multigraph=False)
+        graph.add_nodes_from(range(size))
+        graph.add_edges_from(edges)
+        return [(int(a), int(b)) for a, b in rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)]
+    nx_graph = nx.Graph()
+    nx_graph.add_nodes_from(range(size))
+    nx_graph.add_weighted_edges_from(edges)
+    return list(nx.max_weight_matching(nx_graph, maxcardinality=True))
+
+
+def _swiss_costs(
+    players: Sequence[TeamId],
+    group_of: Mapping[TeamId, int],
+    group_members: Mapping[int, Sequence[TeamId]],
+    pos_in_group: Mapping[TeamId, int],
+    played: Collection[frozenset],
+    n_groups: int,
+) -> tuple[Callable[[TeamId, TeamId], int], int]:
+    """The Swiss cost of every game, as ``(cost, top)``: ``cost(a, b)`` an integer and ``top``
+    a bound above every cost (a matching edge's weight is ``top - cost``)."""
+    rank_pos = {t: i for i, t in enumerate(players)}
+    n = len(players)
+    slots = n // 2
+    tie_bound = n + 1
+    group_radix = slots + 1
+    group_unit = tie_bound * (slots + 1)
+    max_group_cost = group_radix ** max(n_groups - 1, 1)
+    rematch_unit = group_unit * max_group_cost * (slots + 1)
+
+    def cost(a: TeamId, b: TeamId) -> int:
+        ga, gb = group_of[a], group_of[b]
+        d = abs(ga - gb)
+        if d == 0:
+            size = len(group_members[ga])
+            tie = abs(abs(pos_in_group[a] - pos_in_group[b]) - size // 2)
+        else:
+            tie = abs(rank_pos[a] - rank_pos[b]) - 1
+        c = (group_radix**d - 1) * group_unit + min(tie, n)
+        if frozenset((a, b)) in played:
+            c += rematch_unit
+        return c
+
+    return cost, rematch_unit * 2 + 1
+
+
+def _swiss_general(
+    players: Sequence[TeamId],
+    group_of: Mapping[TeamId, int],
+    group_members: Mapping[int, Sequence[TeamId]],
+    pos_in_group: Mapping[TeamId, int],
+    played: Collection[frozenset],
+    n_groups: int,
+) -> list[tuple[TeamId, TeamId]]:
+    """The matching on teams at most 1, 2, 4, ... score groups apart (see :func:`swiss_round`)."""
+    cost, top = _swiss_costs(players, group_of, group_members, pos_in_group, played, n_groups)
+    slots = len(players) // 2
+
+    def solve(max_distance: int) -> list[tuple]:
+        edges = []
+        for i, a in enumerate(players):
+            for j in range(i + 1, len(players)):
+                b = players[j]
+                if abs(group_of[a] - group_of[b]) <= max_distance:
+                    edges.append((i, j, top - cost(a, b)))
+        return [(players[i], players[j]) for i, j in _max_weight_matching(len(players), edges)]
+
+    distance = 1
+    while True:
+        full = distance >= n_groups - 1
+        matching = solve(n_groups if full else distance)
+        perfect = len(matching) == slots
+        clean = perfect and not any(frozenset(m) in played for m in matching)
+        if full or clean:
+            break
+        distance *= 2
+    if len(matching) != slots:  # pragma: no cover - the complete graph always has one
+        raise RuntimeError("no complete Swiss pairing found")
+    return matching
+
+
+@dataclass(frozen=True)
+class _BlockSolution:
+    games: tuple[tuple[TeamId, TeamId], ...]
+    up: TeamId | None  # the team pulled up across the boundary above the block
+    down: TeamId | None  # the team floated down across the boundary below it
+
+
+def _canonical_group(
+    members: Sequence[TeamId], up: bool, down: bool, played: Collection[frozenset]
+) -> _BlockSolution | None:
+    """The zero-cost pairing of one score group, if it has no rematch: top half meets bottom
+    half at distance g//2, a floater up is the group's top team, a floater down its bottom one."""
+    size = len(members)
+    half = size // 2
+    if up and down:
+        if size != 2:
+            return None  # no zero-cost pairing exists: leave it to the matching
+        return _BlockSolution(games=(), up=members[0], down=members[1])
+    first = 1 if up else 0
+    rest = size - first - (1 if down else 0)
+    if rest % 2:
+        return None
+    games = tuple((members[i], members[i + half]) for i in range(first, first + rest // 2))
+    if any(frozenset(g) in played for g in games):
+        return None
+    return _BlockSolution(games=games, up=members[0] if up else None, down=members[size - 1] if down else None)
+
+
+def _solve_block(
+    groups: Sequence[Sequence[TeamId]],
+    crossings: Sequence[int],
+    up: bool,
+    down: bool,
+    played: Collection[frozenset],
+) -> _BlockSolution | None:
+    """Least tiebreak cost pairing of consecutive score groups that crosses the i-th boundary
+    inside the block exactly ``crossings[i]`` times (0 or 1) with no rematch, with one team
+    floating up out of the first group if ``up`` and one floating down out of the last if
+    ``down``.  ``None`` when no such pairing exists."""
+    if len(groups) == 1:
+        canonical = _canonical_group(groups[0], up, down, played)
+        if canonical is not None:
+            return canonical
+    teams = [t for members in groups for t in members]
+    group_at = [k for k, members in enumerate(groups) for _ in members]
+    pos = [i for members in groups for i in range(len(members))]
+    n = len(teams)
+    cross_unit = (len(teams) + 2) * (n + 1) + 1  # more than any sum of tiebreaks in the block
+    top = cross_unit + 2 * n + 2
+    edges: list[tuple[int, int, int]] = []
+    for i in range(n):
+        gi, pi = group_at[i], pos[i]
+        size = len(groups[gi])
+        half = size // 2
+        a = teams[i]
+        for j in range(i + 1, n):
+            gj = group_at[j]
+            if gj > gi + 1:
+                break
+            if frozenset((a, teams[j])) in played:
+                continue
+            if gj == gi:
+                c = abs(abs(pi - pos[j]) - half)
+            else:
+                c = cross_unit + (size - 1 - pi) + pos[j]
+            edges.append((i, j, top - c))
+    up_node = n if up else None
+    down_node = n + (1 if up else 0) if down else None
+    size_all = n + up + down
+    if up:
+        edges.extend((up_node, i, top - pos[i]) for i in range(len(groups[0])))
+    if down:
+        last = len(groups[-1])
+        edges.extend((down_node, n - last + i, top - (last - 1 - i)) for i in range(last))
+    matching = _max_weight_matching(size_all, edges)
+    if 2 * len(matching) != size_all:
+        return None
+    games, got_up, got_down = [], None, None
+    crossed = [0] * len(crossings)
+    for i, j in matching:
+        i, j = min(i, j), max(i, j)
+        if j == up_node:
+            got_up = teams[i]
+        elif j == down_node:
+            got_down = teams[i]
+        else:
+            if group_at[i] != group_at[j]:
+                crossed[group_at[i]] += 1
+            games.append((teams[i], teams[j]))
+    if crossed != list(crossings):
+        return None
+    return _BlockSolution(games=tuple(games), up=got_up, down=got_down)
+
+
+def _swiss_by_blocks(
+    players: Sequence[TeamId],
+    group_of: Mapping[TeamId, int],
+    group_members: Mapping[int, Sequence[TeamId]],
+    played: Collection[frozenset],
+) -> list[tuple[TeamId, TeamId]] | None:
+    """The optimal Swiss matching by score groups (step 1 in :func:`swiss_round`), or ``None``
+    when it needs a rematch, more than one floater at a boundary, or the ranks are not in
+    score order (then the general matching decides)."""
+    groups_in_rank_order = [group_of[t] for t in players]
+    if groups_in_rank_order != sorted(groups_in_rank_order):
+        return None
+    present = sorted(group_members)
+    members = [group_members[g] for g in present]
+    odd = []  # odd[k]: the boundary below the k-th present group needs one floater
+    count = 0
+    for group in members[:-1]:
+        count += len(group)
+        odd.append(count % 2)
+
+    def solve(lo: int, hi: int) -> _BlockSolution | None:
+        return _solve_block(
+            members[lo : hi + 1],
+            odd[lo:hi],
+            up=lo > 0 and bool(odd[lo - 1]),
+            down=hi < len(members) - 1 and bool(odd[hi]),
+            played=played,
+        )
+
+    blocks: list[list[int]] = []
+    solutions: list[_BlockSolution] = []
+    for k in range(len(members)):
+        solution = solve(k, k)
+        if solution is None:
+            return None
+        blocks.append([k, k])
+        solutions.append(solution)
+    merged = True
+    while merged:
+        merged = False
+        for b in range(len(blocks) - 1):
+            if not odd[blocks[b][1]]:
+                continue
+            floater, puller = solutions[b].down, solutions[b + 1].up
+            if frozenset((floater, puller)) in played:
+                lo, hi = blocks[b][0], blocks[b + 1][1]
+                solution = solve(lo, hi)
+                if solution is None:
+                    return None
+                blocks[b : b + 2] = [[lo, hi]]
+                solutions[b : b + 2] = [solution]
+                merged = True
+                break
+    games = [g for solution in solutions for g in solution.games]
+    for b in range(len(blocks) - 1):
+        if odd[blocks[b][1]]:
+            games.append((solutions[b].down, solutions[b + 1].up))
+    return games
+
+
 def swiss_round(
     standings: Sequence[SwissEntry],
     *,
@@ -322,17 +572,39 @@ def swiss_round(
     * Odd number of teams: the bye goes to the lowest-ranked team that has not had one (at most
       one bye per team); only if every team already had one does the lowest-ranked team get a
       second (reported with :data:`BYE_REASON_ALL_HAD_ONE`).
-    * The rest are paired by ``networkx.max_weight_matching(maxcardinality=True)`` minimising,
+    * The rest are paired by a maximum weight matching (``maxcardinality=True``) minimising,
       in strict priority order: (1) the number of rematches, (2) games across score groups --
       lexicographically from the largest group distance down, so a game across non-adjacent
       groups only happens when every pairing without one is impossible (or needs more
       rematches), (3) a tiebreak: inside a group top half meets bottom half (1 v g/2+1, ...),
-      across groups the teams closest in rank meet.
-    * For speed the matching is first tried on edges between teams at most one score group
-      apart; it is widened (2, 4, ... groups, finally everything) only if that graph has no
-      perfect rematch-free matching.  A perfect rematch-free matching on the narrow graph is
-      optimal on the full graph too, because any game further apart costs more than all
-      narrower games together, so the restriction never changes the result.
+      across groups the teams closest in rank meet.  These costs are one integer per game
+      (``cost`` below); the result is a perfect matching of least total cost.
+
+    How that optimum is found quickly (the result is the same as a matching on the complete
+    graph; ``tests/league/test_swiss_exact.py`` checks the total weight against it):
+
+    1. **Score groups as blocks** (:func:`_swiss_by_blocks`).  Counting players down the
+       standings, a perfect matching must cross the boundary below a group at least once when
+       the count above it is odd, and a game spanning several boundaries costs more than one
+       game per boundary (``R**(a+b) - 1 > (R**a - 1) + (R**b - 1)``).  So if every group
+       can pair internally, sending exactly one floater across each odd boundary, with no
+       rematch, that is the optimum; and then the tiebreak splits into one problem per group
+       (a cross game's tiebreak is the floater's distance from the bottom of its group plus the
+       pulled-up team's distance from the top of the next).  Each group is solved alone, with a
+       dummy node standing for "floats up" or "floats down": first the zero-cost canonical
+       pairing (1 v g/2+1 ..., the floater at the group's edge) when it has no rematch --
+       costs are never negative, so zero is optimal -- else by a blossom matching on the group.
+       Where the floaters chosen at a boundary have met before, the two neighbouring blocks are
+       merged and solved together (their games across that boundary allowed), until no
+       boundary has a rematch.
+    2. **Otherwise** (rematches or extra floats forced, ranks not in score order): the matching
+       is first tried on edges between teams at most one score group apart; it is widened (2,
+       4, ... groups, finally everything) only if that graph has no perfect rematch-free
+       matching.  A perfect rematch-free matching on the narrow graph is optimal on the full
+       graph too, because any game further apart costs more than all narrower games together.
+
+    The blossom matching is ``rustworkx``'s (compiled) when the weights fit its 128-bit
+    integers, else ``networkx``'s (the same algorithm in Python, unbounded integers).
     """
     entries = sorted(enumerate(standings), key=lambda ie: (ie[1].rank, ie[0]))
     order = [e for _, e in entries]
@@ -341,7 +613,8 @@ def swiss_round(
         return SwissRound(pairings=())
 
     scores = sorted({e.score for e in order}, reverse=True)
-    group_of = {e.team_id: scores.index(e.score) + 1 for e in order}
+    group_index = {s: i + 1 for i, s in enumerate(scores)}
+    group_of = {e.team_id: group_index[e.score] for e in order}
     byes_set = set(byes_had)
     played: set[frozenset] = {frozenset(p) for p in history if len(frozenset(p)) == 2}
 
@@ -363,50 +636,9 @@ def swiss_round(
     pos_in_group = {t: i for members in group_members.values() for i, t in enumerate(members)}
     rank_pos = {t: i for i, t in enumerate(players)}
 
-    n = len(players)
-    slots = n // 2
-    tie_bound = n + 1
-    group_radix = slots + 1
-    group_unit = tie_bound * (slots + 1)
-    n_groups = len(scores)
-    max_group_cost = group_radix ** max(n_groups - 1, 1)
-    rematch_unit = group_unit * max_group_cost * (slots + 1)
-
-    def cost(a: TeamId, b: TeamId) -> int:
-        ga, gb = group_of[a], group_of[b]
-        d = abs(ga - gb)
-        if d == 0:
-            size = len(group_members[ga])
-            tie = abs(abs(pos_in_group[a] - pos_in_group[b]) - size // 2)
-        else:
-            tie = abs(rank_pos[a] - rank_pos[b]) - 1
-        c = (group_radix**d - 1) * group_unit + min(tie, n)
-        if frozenset((a, b)) in played:
-            c += rematch_unit
-        return c
-
-    top = rematch_unit * 2 + 1
-
-    def solve(max_distance: int) -> set:
-        graph = nx.Graph()
-        graph.add_nodes_from(players)
-        for i, a in enumerate(players):
-            for b in players[i + 1 :]:
-                if abs(group_of[a] - group_of[b]) <= max_distance:
-                    graph.add_edge(a, b, weight=top - cost(a, b))
-        return nx.max_weight_matching(graph, maxcardinality=True)
-
-    distance = 1
-    while True:
-        full = distance >= n_groups - 1
-        matching = solve(n_groups if full else distance)
-        perfect = len(matching) == slots
-        clean = perfect and not any(frozenset(m) in played for m in matching)
-        if full or clean:
-            break
-        distance *= 2
-    if len(matching) != slots:  # pragma: no cover - the complete graph always has one
-        raise RuntimeError("no complete Swiss pairing found")
+    matching = _swiss_by_blocks(players, group_of, group_members, played)
+    if matching is None:
+        matching = _swiss_general(players, group_of, group_members, pos_in_group, played, len(scores))
 
     pairings: list[SwissPairing] = []
     for a, b in matching:
