@@ -1,0 +1,1 @@
+"""Ninjutsu: Battle of the Ninjas (../shared/seeds/ninjutsu-battle-of-the-ninjas-rulebook.txt)."""
