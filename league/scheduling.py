@@ -445,60 +445,91 @@ def _solve_block(
     """Least tiebreak cost pairing of consecutive score groups that crosses the i-th boundary
     inside the block exactly ``crossings[i]`` times (0 or 1) with no rematch, with one team
     floating up out of the first group if ``up`` and one floating down out of the last if
-    ``down``.  ``None`` when no such pairing exists."""
+    ``down``.  ``None`` when no such pairing exists.
+
+    Games whose tiebreak exceeds a limit are left out of the matching at first, and the limit
+    is raised until the best pairing found costs no more than it (or no more than a lower bound).
+    That pairing is optimal: tiebreaks are never negative, so a cheaper pairing could hold no
+    game dearer than the limit, and every pairing without one was in the graph.  A group whose canonical pairing holds a few
+    rematches is thus solved on a graph of a handful of games per team, not all of them.
+    """
     if len(groups) == 1:
         canonical = _canonical_group(groups[0], up, down, played)
         if canonical is not None:
             return canonical
     teams = [t for members in groups for t in members]
-    group_at = [k for k, members in enumerate(groups) for _ in members]
-    pos = [i for members in groups for i in range(len(members))]
+    starts = [0]
+    for members in groups:
+        starts.append(starts[-1] + len(members))
     n = len(teams)
-    cross_unit = (len(teams) + 2) * (n + 1) + 1  # more than any sum of tiebreaks in the block
+    cross_unit = (n + 2) * (n + 1) + 1  # more than any sum of tiebreaks in the block
     top = cross_unit + 2 * n + 2
-    edges: list[tuple[int, int, int]] = []
-    for i in range(n):
-        gi, pi = group_at[i], pos[i]
-        size = len(groups[gi])
-        half = size // 2
-        a = teams[i]
-        for j in range(i + 1, n):
-            gj = group_at[j]
-            if gj > gi + 1:
-                break
-            if frozenset((a, teams[j])) in played:
-                continue
-            if gj == gi:
-                c = abs(abs(pi - pos[j]) - half)
-            else:
-                c = cross_unit + (size - 1 - pi) + pos[j]
-            edges.append((i, j, top - c))
     up_node = n if up else None
     down_node = n + (1 if up else 0) if down else None
     size_all = n + up + down
-    if up:
-        edges.extend((up_node, i, top - pos[i]) for i in range(len(groups[0])))
-    if down:
-        last = len(groups[-1])
-        edges.extend((down_node, n - last + i, top - (last - 1 - i)) for i in range(last))
-    matching = _max_weight_matching(size_all, edges)
-    if 2 * len(matching) != size_all:
-        return None
-    games, got_up, got_down = [], None, None
-    crossed = [0] * len(crossings)
-    for i, j in matching:
-        i, j = min(i, j), max(i, j)
-        if j == up_node:
-            got_up = teams[i]
-        elif j == down_node:
-            got_down = teams[i]
-        else:
-            if group_at[i] != group_at[j]:
-                crossed[group_at[i]] += 1
-            games.append((teams[i], teams[j]))
-    if crossed != list(crossings):
-        return None
-    return _BlockSolution(games=tuple(games), up=got_up, down=got_down)
+    most = 2 * n + 2  # above every tiebreak: the limit at which the graph is complete
+
+    def edges_up_to(limit: int) -> list[tuple[int, int, int]]:
+        edges: list[tuple[int, int, int]] = []
+        for k, members in enumerate(groups):
+            size, base = len(members), starts[k]
+            half = size // 2
+            # In the group: tiebreak | |i - j| - half | <= limit.
+            for i in range(size):
+                a = members[i]
+                for j in range(i + max(1, half - limit), min(size, i + half + limit + 1)):
+                    if frozenset((a, members[j])) not in played:
+                        edges.append((base + i, base + j, top - abs(j - i - half)))
+            # Across to the next group: tiebreak = distance from this group's bottom + from its top.
+            if k + 1 < len(groups):
+                below, below_base = groups[k + 1], starts[k + 1]
+                for from_bottom in range(min(limit + 1, size)):
+                    i = size - 1 - from_bottom
+                    for j in range(min(limit - from_bottom + 1, len(below))):
+                        if frozenset((members[i], below[j])) not in played:
+                            edges.append((base + i, below_base + j, top - cross_unit - from_bottom - j))
+        if up:
+            edges.extend((up_node, i, top - i) for i in range(min(limit + 1, len(groups[0]))))
+        if down:
+            last, base = len(groups[-1]), starts[-2]
+            edges.extend((down_node, base + i, top - (last - 1 - i)) for i in range(max(0, last - 1 - limit), last))
+        return edges
+
+    group_at = [k for k, members in enumerate(groups) for _ in members]
+    # A lower bound on the tiebreaks, to stop as soon as it is reached.  One group of size
+    # 2h sending a floater up (its team at position u) and one down (at v) costs at least h - 1:
+    # the other 2h - 2 teams form h - 1 games each costing |d - h| >= h - d (d their distance
+    # in the group), and the distances add up to at most the top h - 1 positions left minus the
+    # bottom h - 1, which is (h - 1)^2 when u and v are the group's ends and grows by no more
+    # than u + (2h - 1 - v), exactly what those floaters cost.  Rematches only remove games.
+    lower = len(groups[0]) // 2 - 1 if len(groups) == 1 and up and down else 0
+    limit = 2
+    while True:
+        edges = edges_up_to(limit)
+        weight = {(min(u, v), max(u, v)): w for u, v, w in edges}
+        matching = _max_weight_matching(size_all, edges)
+        games, got_up, got_down, ties = [], None, None, 0
+        crossed = [0] * len(crossings)
+        for i, j in matching:
+            i, j = min(i, j), max(i, j)
+            ties += top - weight[i, j]
+            if j == up_node:
+                got_up = teams[i]
+            elif j == down_node:
+                got_down = teams[i]
+            else:
+                if group_at[i] != group_at[j]:
+                    crossed[group_at[i]] += 1
+                    ties -= cross_unit
+                games.append((teams[i], teams[j]))
+        found = 2 * len(matching) == size_all and crossed == list(crossings)
+        if found and ties <= max(limit, lower):
+            return _BlockSolution(games=tuple(games), up=got_up, down=got_down)
+        if limit >= most:
+            return None
+        # A pairing was found: every cheaper one is in the graph up to its cost.  None was:
+        # widen.  Either way the limit grows, and at `most` the graph is complete.
+        limit = min(most, ties if found else 2 * limit)
 
 
 def _swiss_by_blocks(

@@ -223,3 +223,31 @@ def test_large_weights_use_the_unbounded_matching():
     big = scheduling._max_weight_matching(4, edges)
     assert {frozenset(m) for m in big} == {frozenset(m) for m in scheduling._max_weight_matching(4, small)}
     assert {frozenset(m) for m in big} == {frozenset((0, 1)), frozenset((2, 3))}
+
+
+def all_matchings(items):
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for k, other in enumerate(rest):
+        for tail in all_matchings(rest[:k] + rest[k + 1 :]):
+            yield [(first, other), *tail]
+
+
+@pytest.mark.parametrize("size", [2, 4, 6, 8, 10])
+def test_lower_bound_for_a_group_floating_both_ways(size):
+    """The bound that lets a group sending a floater up and one down stop early (h - 1, for a
+    group of 2h) is the true minimum, found here over every choice of floaters and games."""
+    half = size // 2
+    best = min(
+        u + (size - 1 - v) + sum(abs(abs(a - b) - half) for a, b in games)
+        for u in range(size)
+        for v in range(size)
+        if u != v
+        for games in all_matchings([p for p in range(size) if p not in (u, v)])
+    )
+    assert best == half - 1
+    solution = scheduling._solve_block([list(range(size))], [], True, True, set())
+    cost = solution.up + (size - 1 - solution.down) + sum(abs(abs(a - b) - half) for a, b in solution.games)
+    assert cost == best
