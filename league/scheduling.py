@@ -624,11 +624,13 @@ def swiss_round(
        pulled-up team's distance from the top of the next).  Each group is solved alone, with a
        dummy node standing for "floats up" or "floats down": first the zero-cost canonical
        pairing (1 v g/2+1 ..., the floater at the group's edge) when it has no rematch --
-       costs are never negative, so zero is optimal -- else by a blossom matching on the group.
-       Where the floaters chosen at a boundary have met before, the two neighbouring blocks are
+       costs are never negative, so zero is optimal -- else by a blossom matching on the
+       group's games under a tiebreak limit, raised until the result is certified optimal
+       (:func:`_solve_block`).  Where the floaters chosen at a boundary have met before, the two neighbouring blocks are
        merged and solved together (their games across that boundary allowed), until no
        boundary has a rematch.
-    2. **Otherwise** (rematches or extra floats forced, ranks not in score order): the matching
+    2. **Otherwise** (rematches or extra floats forced, ranks not in score order -- rare with
+       many teams, common with few, and then cheap): the matching
        is first tried on edges between teams at most one score group apart; it is widened (2,
        4, ... groups, finally everything) only if that graph has no perfect rematch-free
        matching.  A perfect rematch-free matching on the narrow graph is optimal on the full
