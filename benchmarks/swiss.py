@@ -10,7 +10,7 @@ by the current ``swiss_round`` with results drawn at random (win 3 / draw 1 / lo
 the bye a win).  For each round the current pairing is timed ``--repeats`` times (median, and the
 range); the baseline (``benchmarks/swiss_baseline.py``: main before the score-group
 decomposition, networkx on every pair at most 1, 2, 4, ... groups apart) is timed
-``--baseline-repeats`` times (default once: it takes up to ~25 s a round at 1,000 teams) on the
+``--baseline-repeats`` times (default once: it takes 4-90 s a round at 1,000 teams) on the
 same input, for the rounds in ``--baseline-rounds``.  Both results are checked to have the same
 total weight, so the figures compare equal work.
 """
