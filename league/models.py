@@ -11,14 +11,13 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-TIE_BREAKER_CHOICES = {
-    "points_difference": "Difference between points scored and conceded",
-    "points_for": "Points scored",
-    "head_to_head": "Head-to-head points between the tied teams",
-    "wins": "Games won",
-    "team_rating_low": "Lower team rating",
-}
-DEFAULT_TIE_BREAKERS = "points_difference,points_for,head_to_head"
+from rules.engine import league as rules_league
+from rules.engine.standings import DEFAULT_TIE_BREAKERS as ENGINE_DEFAULT_TIE_BREAKERS
+from rules.engine.standings import TieBreaker
+
+#: The tie-breakers a master may choose ({value: label}), from the rules engine's TieBreaker.
+TIE_BREAKER_CHOICES = {t.value: t.label for t in TieBreaker}
+DEFAULT_TIE_BREAKERS = ",".join(t.value for t in ENGINE_DEFAULT_TIE_BREAKERS)
 
 
 class HouseRules(models.Model):
@@ -28,12 +27,13 @@ class HouseRules(models.Model):
         SERVER = "server", "Rolled by the server"
         ENTERED = "entered", "Entered by the player as rolled at the table"
 
-    starting_koban = models.PositiveSmallIntegerField(default=100)
-    revenue_win = models.PositiveSmallIntegerField(default=10)
+    starting_koban = models.PositiveSmallIntegerField(default=rules_league.STARTING_KOBAN)
+    revenue_win = models.PositiveSmallIntegerField(default=rules_league.WIN_KOBAN)
     revenue_draw = models.PositiveSmallIntegerField(
-        default=8, help_text="The rulebook gives no draw revenue; the default is our ruling (docs/rulings.md)."
+        default=rules_league.DEFAULT_DRAW_KOBAN,
+        help_text="The rulebook gives no draw revenue; the default is our ruling (docs/rulings.md).",
     )
-    revenue_loss = models.PositiveSmallIntegerField(default=6)
+    revenue_loss = models.PositiveSmallIntegerField(default=rules_league.LOSS_KOBAN)
     points_win = models.PositiveSmallIntegerField(default=3)
     points_draw = models.PositiveSmallIntegerField(default=1)
     points_loss = models.PositiveSmallIntegerField(default=0)
@@ -50,7 +50,8 @@ class HouseRules(models.Model):
         default=True, help_text="The lower-rated team gets reroll tokens, Moon Power, extra All-Stars and bonus koban."
     )
     max_bonus_koban = models.PositiveSmallIntegerField(
-        default=6, help_text="Most bonus koban an underdog earns after a game (the rulebook says 6)."
+        default=rules_league.MAX_BONUS_KOBAN,
+        help_text="Most bonus koban an underdog earns after a game (the rulebook says 6).",
     )
 
     HOUSE_RULE_FIELDS = (

@@ -13,8 +13,9 @@ from django.db.models.functions import Coalesce
 from league.models import REGULAR_STAGE, BracketSlot, Bye, League, Season, SeasonEntry
 from matches.models import Match, MatchTeam
 from rules.engine import league as rules_league
-from teams.models import Ninja, Team
-from teams.selectors import team_snapshot
+from rules.engine import standings
+from teams.models import Team
+from teams.selectors import rating_prefetch, team_snapshot
 
 WIN, DRAW, LOSS = MatchTeam.Outcome.WIN, MatchTeam.Outcome.DRAW, MatchTeam.Outcome.LOSS
 
@@ -49,6 +50,18 @@ class TableRow:
     def points_difference(self) -> int:
         return self.points_for - self.points_against
 
+    def standing(self) -> standings.Standing:
+        """The figures the table's order is decided on."""
+        return standings.Standing(
+            team_id=self.team.pk,
+            name=self.team.name,
+            points=self.points,
+            points_for=self.points_for,
+            points_against=self.points_against,
+            won=self.won,
+            rating=self.rating,
+        )
+
     def as_dict(self) -> dict:
         return {
             "position": self.position,
@@ -66,17 +79,6 @@ class TableRow:
             "points_difference": self.points_difference,
             "rating": self.rating,
         }
-
-
-def _roster_prefetch() -> Prefetch:
-    """Just what the team rating needs (active models, profiles, advancements)."""
-    return Prefetch(
-        "ninjas",
-        queryset=Ninja.objects.filter(status=Ninja.Status.ACTIVE)
-        .select_related("profile")
-        .prefetch_related("advancements"),
-        to_attr="roster",
-    )
 
 
 def table_queryset(season: Season) -> QuerySet:
@@ -103,7 +105,7 @@ def table_queryset(season: Season) -> QuerySet:
             + F("drawn") * season.points_draw
             + F("lost") * season.points_loss,
         )
-        .prefetch_related(_roster_prefetch())
+        .prefetch_related(rating_prefetch())
         .order_by("id")
     )
 
@@ -146,43 +148,13 @@ def head_to_head(season: Season) -> dict[tuple[int, int], int]:
     }
 
 
-def _criterion(name: str, group: list[TableRow], h2h: dict[tuple[int, int], int]):
-    """Sort key (bigger is better) of one tie-breaker over one group of tied rows."""
-    if name == "points":
-        return lambda r: r.points
-    if name == "points_difference":
-        return lambda r: r.points_difference
-    if name == "points_for":
-        return lambda r: r.points_for
-    if name == "wins":
-        return lambda r: r.won
-    if name == "team_rating_low":
-        return lambda r: -r.rating
-    if name == "head_to_head":
-        ids = [r.team.pk for r in group]
-        return lambda r: sum(h2h.get((r.team.pk, o), 0) for o in ids if o != r.team.pk)
-    return lambda r: 0  # an unknown tie-breaker separates nobody
-
-
 def rank_rows(rows: list[TableRow], tie_breakers: Iterable[str], h2h: dict[tuple[int, int], int]) -> list[TableRow]:
-    """Order rows by league points, then by each tie-breaker in turn; each tie-breaker is applied
-    to the group still tied (head-to-head counts only games between the teams of that group).
-    Teams still level are listed alphabetically."""
-    criteria = ["points", *tie_breakers]
-
-    def split(group: list[TableRow], remaining: list[str]) -> list[TableRow]:
-        if len(group) <= 1 or not remaining:
-            return sorted(group, key=lambda r: (r.team.name.casefold(), r.team.pk))
-        key = _criterion(remaining[0], group, h2h)
-        buckets: dict[int, list[TableRow]] = {}
-        for row in group:
-            buckets.setdefault(key(row), []).append(row)
-        ordered: list[TableRow] = []
-        for value in sorted(buckets, reverse=True):
-            ordered.extend(split(buckets[value], remaining[1:]))
-        return ordered
-
-    ranked = split(list(rows), criteria)
+    """The rows in table order (``rules.engine.standings.rank``: league points, then each
+    tie-breaker in turn), with their positions set. An unknown tie-breaker raises ValueError."""
+    by_team = {row.team.pk: row for row in rows}
+    ranked = [
+        by_team[s.team_id] for s in standings.rank([row.standing() for row in rows], tie_breakers, head_to_head=h2h)
+    ]
     for i, row in enumerate(ranked, start=1):
         row.position = i
     return ranked
@@ -206,8 +178,8 @@ def league_table(season: Season) -> list[TableRow]:
         )
         for t in table_queryset(season)
     ]
-    tie_breakers = season.tie_breaker_list
-    h2h = head_to_head(season) if "head_to_head" in tie_breakers and rows else {}
+    tie_breakers = standings.parse_tie_breakers(season.tie_breaker_list)
+    h2h = head_to_head(season) if standings.TieBreaker.HEAD_TO_HEAD in tie_breakers and rows else {}
     return rank_rows(rows, tie_breakers, h2h)
 
 

@@ -6,7 +6,7 @@ from crispy_forms.helper import FormHelper
 from django import forms
 
 from rules.engine.dice import Element
-from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
+from rules.engine.records import MAX_FEAT_COUNT, MAX_POINTS, MatchRecord, NinjaRecord, TeamRecord
 
 FACE_CHOICES = [("", "—")] + [(e.value, e.value) for e in Element]
 
@@ -21,7 +21,7 @@ def _count(label: str) -> forms.IntegerField:
     return forms.IntegerField(
         label=label,
         min_value=0,
-        max_value=50,
+        max_value=MAX_FEAT_COUNT,
         initial=0,
         required=False,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "form-control form-control-sm count-input"}),
@@ -46,7 +46,7 @@ class ResultForm(forms.Form):
             self.fields[team_fields["points"]] = forms.IntegerField(
                 label=f"{side.team.name}: points",
                 min_value=0,
-                max_value=99,
+                max_value=MAX_POINTS,
                 widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
                 error_messages={"required": f"Enter the points scored by {side.team.name}."},
             )

@@ -25,12 +25,14 @@ from django.utils import timezone
 from league.models import HouseRules
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from rules.engine import league as rules_league
+from rules.engine import postgame
 from rules.engine.dice import Element
-from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
+from rules.engine.postgame import PostgameRules
+from rules.engine.records import MatchRecord, NinjaRecord, RosterEntry, SideSnapshot, TeamRecord, record_problems
 from rules.models import Keyword
 from teams import selectors as team_selectors
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
-from teams.services import treasury_post
+from teams.services import treasury_post, treasury_post_many
 
 logger = logging.getLogger(__name__)
 
@@ -129,6 +131,36 @@ def live_sides(match: Match) -> list[tuple[MatchTeam, Team, int]]:
     ]
 
 
+def live_underdog_bonuses(
+    match: Match, sides: Sequence[tuple[MatchTeam, Team, int]]
+) -> list[rules_league.UnderdogBonus]:
+    """The underdog bonuses the match would get if it kicked off now (the house rules' switch and
+    cap), one per side of :func:`live_sides`: what kick-off stores, and what the pre-match sheet
+    shows before it."""
+    rules = house_rules_for(match)
+    return rules_league.underdog_bonuses(
+        [rating for _, _, rating in sides],
+        enabled=rules["underdog_bonuses"],
+        max_bonus_koban=rules["max_bonus_koban"],
+    )
+
+
+def kicked_off_bonuses(sides: Sequence[MatchTeam]) -> list[rules_league.UnderdogBonus]:
+    """The underdog bonuses recorded at kick-off, one per side in the given order."""
+    top = max((s.rating or 0) for s in sides)
+    return [
+        rules_league.UnderdogBonus(
+            rating=side.rating or 0,
+            difference=top - (side.rating or 0),
+            reroll_tokens=side.reroll_tokens,
+            moon_power_tokens=side.moon_power_tokens,
+            extra_all_star_awards=side.extra_all_stars,
+            bonus_koban=side.bonus_koban,
+        )
+        for side in sides
+    ]
+
+
 def match_kick_off(*, match: Match) -> Match:
     """Store ratings, underdog bonuses and roster snapshots, and the dice seed. Idempotent."""
     with transaction.atomic():
@@ -138,12 +170,7 @@ def match_kick_off(*, match: Match) -> Match:
         if locked.status == Match.Status.VOIDED:
             raise ValidationError("This match was voided.")
         sides = live_sides(locked)
-        rules = house_rules_for(locked)
-        bonuses = rules_league.underdog_bonuses(
-            [rating for _, _, rating in sides],
-            enabled=rules["underdog_bonuses"],
-            max_bonus_koban=rules["max_bonus_koban"],
-        )
+        bonuses = live_underdog_bonuses(locked, sides)
         for (side, team, rating), bonus in zip(sides, bonuses, strict=True):
             side.rating = rating
             side.reroll_tokens = bonus.reroll_tokens
@@ -198,6 +225,43 @@ def can_confirm(user, match: Match) -> bool:
 # --- result submission ----------------------------------------------------------------------------
 
 
+def roster_entry(row: Mapping[str, Any]) -> RosterEntry:
+    """One kick-off roster snapshot row as the rules engine sees it."""
+    return RosterEntry(
+        ninja_id=row["id"],
+        name=row.get("name", ""),
+        profile_slug=row.get("profile_slug", ""),
+        is_chunin=row.get("is_chunin", False),
+        is_hero=row.get("is_hero", False),
+        is_ronin=row.get("is_ronin", False),
+        upkeep=row.get("upkeep", 0),
+        available=row.get("available", True),
+        misses_games=row.get("misses_games", 0),
+        starts_in_healing_house=row.get("starts_in_healing_house", False),
+    )
+
+
+def side_snapshot(side: MatchTeam) -> SideSnapshot:
+    """A side as kick-off recorded it (roster, rating, underdog bonuses), for the rules engine."""
+    return SideSnapshot(
+        team_id=side.team_id,
+        name=side.team.name,
+        roster=tuple(roster_entry(row) for row in side.roster_snapshot or []),
+        rating=side.rating,
+        bonus_koban=side.bonus_koban,
+        extra_all_stars=side.extra_all_stars,
+    )
+
+
+def postgame_rules(rules: Mapping[str, Any]) -> PostgameRules:
+    """The house rules the post-game sequence needs, from a season's (or league's) rules."""
+    return PostgameRules(
+        revenue_win=rules["revenue_win"],
+        revenue_draw=rules["revenue_draw"],
+        revenue_loss=rules["revenue_loss"],
+    )
+
+
 def validate_record(
     match: Match,
     record: MatchRecord,
@@ -205,68 +269,11 @@ def validate_record(
     upkeep: Mapping[int, str],
     downtime_faces: Mapping[int, str] | None,
 ) -> None:
-    """Every rule a submitted result must satisfy; raises ValidationError listing all problems."""
-    errors: list[str] = []
-    sides = {s.team_id: s for s in match.sides.select_related("team")}
-    if {t.team_id for t in record.teams} != set(sides):
-        raise ValidationError("The result must cover exactly the teams in the match.")
+    """Every rule a submitted result must satisfy (rules.engine.records.record_problems); raises
+    ValidationError listing all problems."""
+    sides = [side_snapshot(s) for s in match.sides.select_related("team")]
     award_keys = {a.key for a in match.challenge.xp_awards.all()} if match.challenge_id else set()
-    for team_record in record.teams:
-        side = sides[team_record.team_id]
-        roster = {row["id"]: row for row in side.roster_snapshot or []}
-        if team_record.points < 0 or team_record.points > 99:
-            errors.append(f"{side.team.name}: points must be between 0 and 99.")
-        seen = set()
-        all_stars = 0
-        played = 0
-        for nr in team_record.ninjas:
-            row = roster.get(nr.ninja_id)
-            if row is None:
-                errors.append(f"{side.team.name}: model #{nr.ninja_id} is not on this team's match roster.")
-                continue
-            if nr.ninja_id in seen:
-                errors.append(f"{row['name']} is listed twice.")
-            seen.add(nr.ninja_id)
-            counts = [nr.injuries, nr.chunin_stuns, nr.reveals, *nr.challenge_feats.values()]
-            if any(c < 0 or c > 50 for c in counts):
-                errors.append(f"{row['name']}: counts must be between 0 and 50.")
-            unknown = set(nr.challenge_feats) - award_keys
-            if unknown:
-                errors.append(f"{row['name']}: {', '.join(sorted(unknown))} is not an XP award of this challenge.")
-            if not row["available"] and nr.played:
-                errors.append(f"{row['name']} is serving a downtime absence and cannot have played.")
-            if not nr.played and (
-                nr.injuries or nr.chunin_stuns or nr.reveals or any(nr.challenge_feats.values()) or nr.all_star_awards
-            ):
-                errors.append(f"{row['name']} was never on the board: it cannot have feats or an All-Star award.")
-            if not nr.played and nr.in_healing_house and not row["starts_in_healing_house"]:
-                errors.append(
-                    f"{row['name']} was never on the board: only a model that started in the Healing House can end there without playing."
-                )
-            if nr.chunin_stuns and row["is_chunin"]:
-                errors.append(f"{row['name']} is a chunin: only a non-chunin earns XP for stunning a chunin.")
-            if nr.all_star_awards < 0 or nr.all_star_awards > 1:
-                errors.append(f"{row['name']}: a model receives at most one All-Star award.")
-            played += nr.played
-            all_stars += nr.all_star_awards
-        allowed = min(1 + side.extra_all_stars, played)
-        if all_stars != allowed:
-            errors.append(
-                f"{side.team.name}: pick {allowed} Ninja All-Star{'s' if allowed != 1 else ''} "
-                f"(one per team{' plus ' + str(side.extra_all_stars) + ' underdog award(s)' if side.extra_all_stars else ''}) "
-                f"from models that were on the board; {all_stars} picked."
-            )
-        for row in roster.values():
-            if row["is_ronin"]:
-                decision = upkeep.get(row["id"], "pay")
-                if decision not in ("pay", "release"):
-                    errors.append(f"{row['name']}: pay or release.")
-        if downtime_faces is not None:
-            for nr in team_record.ninjas:
-                if nr.in_healing_house and nr.ninja_id in roster:
-                    face = downtime_faces.get(nr.ninja_id)
-                    if face not in {e.value for e in Element}:
-                        errors.append(f"{roster[nr.ninja_id]['name']}: enter the downtime die as rolled.")
+    errors = record_problems(record, sides=sides, award_keys=award_keys, upkeep=upkeep, downtime_faces=downtime_faces)
     if errors:
         raise ValidationError(errors)
 
@@ -393,8 +400,10 @@ def match_reject(*, match: Match, actor, reason: str = "") -> Match:
 def _apply_sequence(match: Match, *, actor) -> None:
     """Revenue, ronin upkeep, downtime, XP and advancement rolls, in the rulebook's order.
 
-    Caller holds the match row lock inside a transaction. Rows are written in bulk so the number
-    of queries does not grow with roster size.
+    The rules are one pure function (rules.engine.postgame.postgame); this locks what the
+    sequence changes, builds the function's inputs and writes its outcome. The caller holds the
+    match row lock inside a transaction. Rows are written in bulk so the number of queries does not
+    grow with roster size.
     """
     if match.sequence_applied_at is not None:
         return
@@ -405,244 +414,120 @@ def _apply_sequence(match: Match, *, actor) -> None:
     entered_faces = (
         {int(k): v for k, v in (data.get("downtime_faces") or {}).items()} if data.get("downtime_faces") else None
     )
-    sides = {s.team_id: s for s in match.sides.select_related("team").all()}
-    ninjas = {
-        n.pk: n
-        for n in Ninja.objects.select_for_update(of=("self",)).select_related("profile").filter(team_id__in=list(sides))
-    }
+    sides = list(match.sides.select_related("team").order_by("slot"))
+    team_ids = [s.team_id for s in sides]
+    treasuries = dict(
+        Team.objects.select_for_update().filter(pk__in=team_ids).order_by("pk").values_list("pk", "treasury")
+    )
+    ninjas = {n.pk: n for n in Ninja.objects.select_for_update().filter(team_id__in=team_ids)}
     challenge_xp = {a.key: a.xp for a in match.challenge.xp_awards.all()} if match.challenge_id else {}
-    revenue_rates = {"win": rules["revenue_win"], "draw": rules["revenue_draw"], "loss": rules["revenue_loss"]}
+    roll_advancements = rules["dice_mode"] != HouseRules.DiceMode.ENTERED or match.simulated
+    outcome = postgame.postgame(
+        record=record,
+        sides=[side_snapshot(s) for s in sides],
+        models={
+            n.pk: postgame.ModelNow(
+                ninja_id=n.pk,
+                name=n.name,
+                xp=n.xp,
+                misses_games=n.misses_games,
+                starts_in_healing_house=n.starts_in_healing_house,
+                active=n.status == Ninja.Status.ACTIVE,
+            )
+            for n in ninjas.values()
+        },
+        treasuries=treasuries,
+        rules=postgame_rules(rules),
+        challenge_xp=challenge_xp,
+        upkeep=upkeep,
+        downtime_dice=entered_faces if entered_faces is not None else _rng(match, "downtime"),
+        advancement_rng=_rng(match, "advancement") if roll_advancements else None,
+    )
+    _write_outcome(match, sides, ninjas, outcome, actor=actor)
+
+
+def _write_outcome(
+    match: Match, sides: list[MatchTeam], ninjas: dict[int, Ninja], outcome: postgame.PostgameOutcome, *, actor
+) -> None:
+    """Write what the post-game sequence did, in bulk, and mark the match confirmed."""
     now = timezone.now()
-    dice: list[DiceRoll] = []
-    dirty: set[int] = set()
-
-    # 1. The result and each model's feats.
-    match_ninjas: dict[int, MatchNinja] = {}
-    for team_record in record.teams:
-        side = sides[team_record.team_id]
-        side.points = team_record.points
-        side.outcome = record.outcome_for(team_record.team_id)
-        roster = {row["id"]: row for row in side.roster_snapshot or []}
-        for nr in team_record.ninjas:
-            row = roster[nr.ninja_id]
-            xp = rules_league.match_xp(
-                nr.injuries,
-                nr.chunin_stuns,
-                nr.reveals,
-                nr.all_star_awards,
-                sum(challenge_xp.get(k, 0) * v for k, v in nr.challenge_feats.items()),
-                is_chunin=row["is_chunin"],
-                is_hero=row["kind"] == "hero",
-                is_ronin=row["is_ronin"],
-            ).total
-            match_ninjas[nr.ninja_id] = MatchNinja(
-                side=side,
-                ninja_id=nr.ninja_id,
-                name=row["name"],
-                played=nr.played,
-                injuries=nr.injuries,
-                chunin_stuns=nr.chunin_stuns,
-                reveals=nr.reveals,
-                challenge_feats=nr.challenge_feats,
-                in_healing_house=nr.in_healing_house,
-                all_star_awards=nr.all_star_awards,
-                xp_gained=xp,
-            )
-    MatchNinja.objects.bulk_create(match_ninjas.values())
-
-    # 2. Revenue: win/draw/loss koban, the underdog's bonus koban, Shojo's Shrewd Negotiator.
-    for side in sides.values():
-        team = side.team
-        shojo_hh = any(
-            mn.in_healing_house and ninjas[nid].profile.slug == "shojo"
-            for nid, mn in match_ninjas.items()
-            if mn.side_id == side.pk
+    side_of = {s.team_id: s for s in sides}
+    for result in outcome.sides:
+        side = side_of[result.team_id]
+        side.points, side.outcome, side.koban_earned = result.points, result.outcome, result.koban_earned
+    MatchTeam.objects.bulk_update(sides, ["points", "outcome", "koban_earned"])
+    MatchNinja.objects.bulk_create(
+        MatchNinja(
+            side=side_of[m.team_id],
+            ninja_id=m.entry.ninja_id,
+            name=m.entry.name,
+            played=m.record.played,
+            injuries=m.record.injuries,
+            chunin_stuns=m.record.chunin_stuns,
+            reveals=m.record.reveals,
+            challenge_feats=m.record.challenge_feats,
+            in_healing_house=m.record.in_healing_house,
+            all_star_awards=m.record.all_star_awards,
+            xp_gained=m.xp_gained,
         )
-        breakdown = rules_league.revenue(
-            side.outcome,
-            win=revenue_rates["win"],
-            loss=revenue_rates["loss"],
-            draw=revenue_rates["draw"],
-            underdog_koban=side.bonus_koban,
-            shojo_in_healing_house=shojo_hh,
-        )
-        treasury_post(
-            team=team,
-            amount=revenue_rates[side.outcome],
-            reason=TreasuryEntry.Reason.REVENUE,
+        for m in outcome.models
+    )
+    treasury_post_many(
+        posts=[
+            (side_of[line.team_id].team, line.amount, TreasuryEntry.Reason(line.reason.value), line.note)
+            for line in outcome.ledger
+        ],
+        match=match,
+        actor=actor,
+    )
+    UpkeepDecision.objects.bulk_create(
+        UpkeepDecision(match=match, ninja_id=u.ninja_id, fee=u.fee, paid=u.paid, forced_release=u.forced_release)
+        for u in outcome.upkeep
+    )
+    DowntimeResult.objects.bulk_create(
+        DowntimeResult(
             match=match,
-            note=f"{side.get_outcome_display()} the game",
-            actor=actor,
+            ninja_id=d.ninja_id,
+            face=d.face.value,
+            spared_by_id=d.spared_by,
+            misses_games=d.misses_games,
+            starts_in_healing_house=d.starts_in_healing_house,
+            xp_bonus=d.xp_bonus,
+            effect=d.effect,
         )
-        if side.bonus_koban:
-            treasury_post(
-                team=team,
-                amount=side.bonus_koban,
-                reason=TreasuryEntry.Reason.UNDERDOG,
-                match=match,
-                note=f"Rating {side.rating} against a higher-rated team",
-                actor=actor,
-            )
-        if shojo_hh:
-            treasury_post(
-                team=team,
-                amount=rules_league.SHREWD_NEGOTIATOR_KOBAN,
-                reason=TreasuryEntry.Reason.SHOJO,
-                match=match,
-                note="Shojo ended the game in the Healing House",
-                actor=actor,
-            )
-        side.koban_earned = breakdown.total
-    MatchTeam.objects.bulk_update(sides.values(), ["points", "outcome", "koban_earned"])
-
-    # 3. Ronin upkeep, before downtime: pay or release; a fee the treasury cannot cover forces release.
-    decisions: list[UpkeepDecision] = []
-    released: set[int] = set()
-    for side in sides.values():
-        balance = side.team.treasury  # kept in step by treasury_post
-        paid_total, paid_names = 0, []
-        for row in side.roster_snapshot or []:
-            ninja = ninjas.get(row["id"])
-            if not row["is_ronin"] or ninja is None or ninja.status != Ninja.Status.ACTIVE:
-                continue
-            fee = row["upkeep"]
-            wants_pay = upkeep.get(row["id"], "pay") == "pay"
-            forced = wants_pay and balance - paid_total < fee
-            paid = wants_pay and not forced
-            if paid:
-                paid_total += fee
-                paid_names.append(f"{ninja.name} {fee}")
-            else:
-                ninja.status = Ninja.Status.RELEASED
-                ninja.released_at = now
-                ninja.release_reason = (
-                    "Released: the treasury could not cover the upkeep"
-                    if forced
-                    else "Released instead of paying upkeep"
-                )
-                released.add(ninja.pk)
-                dirty.add(ninja.pk)
-            decisions.append(UpkeepDecision(match=match, ninja=ninja, fee=fee, paid=paid, forced_release=forced))
-        if paid_total:
-            treasury_post(
-                team=side.team,
-                amount=-paid_total,
-                reason=TreasuryEntry.Reason.UPKEEP,
-                match=match,
-                note="Ronin upkeep: " + ", ".join(paid_names),
-                actor=actor,
-            )
-    UpkeepDecision.objects.bulk_create(decisions)
-
-    # 4. Availability moves on: this game counts as one missed game; a Healing House start is used up.
-    for side in sides.values():
-        for row in side.roster_snapshot or []:
-            ninja = ninjas.get(row["id"])
-            if ninja is None:
-                continue
-            if row["misses_games"] and ninja.misses_games:
-                ninja.misses_games -= 1
-                dirty.add(ninja.pk)
-            if row["starts_in_healing_house"] and ninja.starts_in_healing_house:
-                ninja.starts_in_healing_house = False
-                dirty.add(ninja.pk)
-
-    # 5. Downtime for each model that ended in the Healing House.
-    rng = _rng(match, "downtime")
-    water_xp: dict[int, int] = {}
-    downtime_rows: list[DowntimeResult] = []
-    for side in sides.values():
-        hh = [
-            nid
-            for nid, mn in match_ninjas.items()
-            if mn.side_id == side.pk and mn.in_healing_house and nid not in released
-        ]
-        outcomes: dict[int, rules_league.DowntimeOutcome] = {}
-        for nid in hh:
-            if entered_faces is not None:
-                outcome = rules_league.downtime_effect(entered_faces[nid])
-            else:
-                outcome = rules_league.roll_downtime(rng=rng)
-            dice.append(
-                DiceRoll(
-                    match=match,
-                    ninja_id=nid,
-                    purpose=DiceRoll.Purpose.DOWNTIME,
-                    faces=[outcome.face.value],
-                    entered_by_player=entered_faces is not None,
-                )
-            )
-            outcomes[nid] = outcome
-        spared_by = _spirit_spares(outcomes)
-        for nid in hh:
-            outcome = outcomes[nid]
-            ninja = ninjas[nid]
-            if nid in spared_by:
-                downtime_rows.append(
-                    DowntimeResult(
-                        match=match,
-                        ninja=ninja,
-                        face=outcome.face.value,
-                        spared_by_id=spared_by[nid],
-                        effect=f"Rolled {outcome.face.value}, but spared by a Spirit: plays as normal",
-                    )
-                )
-                continue
-            downtime_rows.append(
-                DowntimeResult(
-                    match=match,
-                    ninja=ninja,
-                    face=outcome.face.value,
-                    misses_games=outcome.misses_games,
-                    starts_in_healing_house=outcome.starts_in_healing_house,
-                    xp_bonus=outcome.xp_bonus,
-                    effect=_downtime_text(outcome),
-                )
-            )
-            if outcome.misses_games:
-                ninja.misses_games = max(ninja.misses_games, outcome.misses_games)
-                dirty.add(nid)
-            if outcome.starts_in_healing_house:
-                ninja.starts_in_healing_house = True
-                dirty.add(nid)
-            if outcome.xp_bonus:
-                water_xp[nid] = outcome.xp_bonus
-    DowntimeResult.objects.bulk_create(downtime_rows)
-
-    # 6. XP, and an advancement roll for every experience level newly reached.
-    adv_rng = _rng(match, "advancement")
-    roll_dice = rules["dice_mode"] != HouseRules.DiceMode.ENTERED or match.simulated
-    xp_events: list[XpEvent] = []
-    rolls: list[AdvancementRoll] = []
-    for nid, mn in match_ninjas.items():
-        ninja = ninjas[nid]
-        is_hero = ninja.profile.kind in ("hero", "ronin")
-        bonus = 0 if is_hero else water_xp.get(nid, 0)
-        if mn.xp_gained:
-            xp_events.append(
-                XpEvent(ninja=ninja, match=match, amount=mn.xp_gained, reason="Feats and awards in the match")
-            )
-        if bonus:
-            xp_events.append(XpEvent(ninja=ninja, match=match, amount=bonus, reason="Downtime: Water"))
-        total = mn.xp_gained + bonus
-        if not total:
-            continue
-        old_xp = ninja.xp
-        ninja.xp = old_xp + total
-        dirty.add(nid)
-        for level in rules_league.levels_gained(old_xp, ninja.xp):
-            faces: list[str] = []
-            if roll_dice:
-                faces = [f.value for f in rules_league.roll_advancement(rng=adv_rng).faces]
-                dice.append(DiceRoll(match=match, ninja=ninja, purpose=DiceRoll.Purpose.ADVANCEMENT, faces=faces))
-            rolls.append(AdvancementRoll(ninja=ninja, match=match, level=level.rank, faces=faces))
-    XpEvent.objects.bulk_create(xp_events)
-    AdvancementRoll.objects.bulk_create(rolls)
-    DiceRoll.objects.bulk_create(dice)
-    if dirty:
+        for d in outcome.downtime
+    )
+    XpEvent.objects.bulk_create(
+        XpEvent(ninja_id=x.ninja_id, match=match, amount=x.amount, reason=x.reason) for x in outcome.xp
+    )
+    AdvancementRoll.objects.bulk_create(
+        AdvancementRoll(ninja_id=a.ninja_id, match=match, level=a.level, faces=list(a.faces))
+        for a in outcome.advancements
+    )
+    DiceRoll.objects.bulk_create(
+        DiceRoll(
+            match=match,
+            ninja_id=d.ninja_id,
+            purpose=DiceRoll.Purpose(d.purpose),
+            faces=list(d.faces),
+            entered_by_player=d.entered_by_player,
+        )
+        for d in outcome.dice
+    )
+    changed = []
+    for change in outcome.changes:
+        ninja = ninjas[change.ninja_id]
+        ninja.xp = change.xp
+        ninja.misses_games = change.misses_games
+        ninja.starts_in_healing_house = change.starts_in_healing_house
+        if change.released:
+            ninja.status = Ninja.Status.RELEASED
+            ninja.released_at = now
+            ninja.release_reason = change.release_reason
+        changed.append(ninja)
+    if changed:
         Ninja.objects.bulk_update(
-            [ninjas[nid] for nid in sorted(dirty)],
-            ["xp", "misses_games", "starts_in_healing_house", "status", "released_at", "release_reason"],
+            changed, ["xp", "misses_games", "starts_in_healing_house", "status", "released_at", "release_reason"]
         )
 
     match.status = Match.Status.CONFIRMED
@@ -666,42 +551,6 @@ def _after_confirm(match_id: int) -> None:
         hook(Match.objects.get(pk=match_id))
     except Exception:
         logger.exception("after-confirm hook failed for match %s", match_id)
-
-
-_SEVERITY = {"Void": 3, "Fire": 2, "Air": 1}
-
-
-def _spirit_spares(outcomes: Mapping[int, rules_league.DowntimeOutcome]) -> dict[int, int]:
-    """Spirit: another Healing House model of the team plays as normal. Ruling: each Spirit spares
-    the other model with the worst outcome (Void, then Fire, then Air); a Spirit is not spent on a
-    model whose roll did it no harm. Returns {spared ninja id: sparing ninja id}."""
-    spared: dict[int, int] = {}
-    for nid, outcome in outcomes.items():
-        if not outcome.spares_another:
-            continue
-        candidates = [
-            (other, _SEVERITY.get(o.face.value, 0))
-            for other, o in outcomes.items()
-            if other != nid and other not in spared and _SEVERITY.get(o.face.value, 0) > 0
-        ]
-        if candidates:
-            target = max(candidates, key=lambda c: (c[1], -c[0]))[0]
-            spared[target] = nid
-    return spared
-
-
-def _downtime_text(outcome: rules_league.DowntimeOutcome) -> str:
-    face = outcome.face.value
-    if outcome.misses_games:
-        n = outcome.misses_games
-        return f"{face}: cannot play in the next {'two games' if n == 2 else 'game'}"
-    if outcome.starts_in_healing_house:
-        return f"{face}: starts the next game in the Healing House"
-    if outcome.xp_bonus:
-        return f"{face}: gets {outcome.xp_bonus} XP"
-    if outcome.spares_another:
-        return f"{face}: another Healing House model may play as normal"
-    return f"{face}: no effect"
 
 
 # --- advancements --------------------------------------------------------------------------------

@@ -43,9 +43,10 @@ from matches import services
 from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
 from rules.catalog import catalog_data
 from rules.engine import league as rules_league
+from rules.engine import postgame
 from rules.engine import simulator as engine
 from rules.engine.dice import ELEMENTS, Element
-from rules.engine.records import MatchRecord
+from rules.engine.records import MatchRecord, SideSnapshot
 from rules.models import Challenge, Keyword
 from teams.models import Advancement, AdvancementRoll, Ninja
 from teams.permissions import is_league_master
@@ -151,18 +152,7 @@ def sim_challenge(challenge: Challenge) -> engine.SimChallenge:
 
 def underdog_for(sides: Sequence[MatchTeam]) -> list[rules_league.UnderdogBonus]:
     """The bonuses recorded at kick-off, one per side in slot order."""
-    top = max((s.rating or 0) for s in sides)
-    return [
-        rules_league.UnderdogBonus(
-            rating=side.rating or 0,
-            difference=top - (side.rating or 0),
-            reroll_tokens=side.reroll_tokens,
-            moon_power_tokens=side.moon_power_tokens,
-            extra_all_star_awards=side.extra_all_stars,
-            bonus_koban=side.bonus_koban,
-        )
-        for side in sides
-    ]
+    return services.kicked_off_bonuses(sides)
 
 
 def derived_seed(seed: int, what: str) -> int:
@@ -175,25 +165,25 @@ def derived_seed(seed: int, what: str) -> int:
 
 def upkeep_policy(*, sides: Sequence[MatchTeam], record: MatchRecord, rules: Mapping[str, Any]) -> dict[int, str]:
     """Pay each ronin (roster order) while the treasury after this game's revenue covers its fee;
-    release the rest. Returns {ninja id: "pay" | "release"}."""
-    rates = {"win": rules["revenue_win"], "draw": rules["revenue_draw"], "loss": rules["revenue_loss"]}
+    release the rest. Returns {ninja id: "pay" | "release"}. The revenue is the post-game
+    sequence's own (rules.engine.postgame.side_revenue)."""
+    revenue_rules = services.postgame_rules(rules)
     decisions: dict[int, str] = {}
     for side in sides:
-        roster = side.roster_snapshot or []
-        ronin = [row for row in roster if row["is_ronin"]]
+        roster = tuple(services.roster_entry(row) for row in side.roster_snapshot or [])
+        ronin = [entry for entry in roster if entry.is_ronin]
         if not ronin:
             continue
-        team_record = next(t for t in record.teams if t.team_id == side.team_id)
-        slugs = {row["id"]: row.get("profile_slug") for row in roster}
-        shojo = any(nr.in_healing_house and slugs.get(nr.ninja_id) == "shojo" for nr in team_record.ninjas)
-        balance = side.team.treasury + rates[record.outcome_for(side.team_id)] + side.bonus_koban
-        balance += rules_league.SHREWD_NEGOTIATOR_KOBAN if shojo else 0
-        for row in ronin:
-            if balance >= row["upkeep"]:
-                decisions[row["id"]] = "pay"
-                balance -= row["upkeep"]
+        snapshot = SideSnapshot(team_id=side.team_id, name="", roster=roster, bonus_koban=side.bonus_koban)
+        outcome = record.outcome_for(side.team_id)
+        earned = postgame.side_revenue(snapshot, record.team(side.team_id), outcome, rules=revenue_rules)
+        balance = side.team.treasury + earned.total
+        for entry in ronin:
+            if balance >= entry.upkeep:
+                decisions[entry.ninja_id] = "pay"
+                balance -= entry.upkeep
             else:
-                decisions[row["id"]] = "release"
+                decisions[entry.ninja_id] = "release"
     return decisions
 
 

@@ -11,7 +11,6 @@ from league.models import HouseRules
 from matches import selectors, services
 from matches.forms import AdvancementChoiceForm, AdvancementFacesForm, ConfirmForm, ResultForm, VoidForm
 from matches.models import Match
-from rules.engine import league as rules_league
 from teams.models import AdvancementRoll
 from teams.permissions import require_manage_team
 
@@ -49,29 +48,21 @@ def services_outcomes(match: Match) -> dict:
 
 
 def presheet(request: HttpRequest, pk: int) -> HttpResponse:
-    """The pre-match sheet: ratings, available models, challenge, underdog bonuses."""
+    """The pre-match sheet: ratings, available models, challenge, underdog bonuses. Before kick-off
+    the figures are live (the same functions kick-off stores them with); after it, the kick-off
+    snapshot."""
     match = _get_match(pk)
     if match.kicked_off_at:
-        sides = [(side, side.roster_snapshot or [], side.rating, None) for side in match.sides.all()]
-        bonuses = [
-            {
-                "reroll_tokens": s.reroll_tokens,
-                "moon_power_tokens": s.moon_power_tokens,
-                "extra_all_star_awards": s.extra_all_stars,
-                "bonus_koban": s.bonus_koban,
-            }
-            for s, *_ in sides
-        ]
+        sides = list(match.sides.all())
+        rosters = [side.roster_snapshot or [] for side in sides]
+        ratings = [side.rating for side in sides]
+        bonuses = services.kicked_off_bonuses(sides)
     else:
         live = services.live_sides(match)
-        sides = [(side, services.roster_snapshot(team), rating, team) for side, team, rating in live]
-        rules = services.house_rules_for(match)
-        bonuses = [
-            b.__dict__
-            for b in rules_league.underdog_bonuses(
-                [r for _, _, r, _ in sides], enabled=rules["underdog_bonuses"], max_bonus_koban=rules["max_bonus_koban"]
-            )
-        ]
+        sides = [side for side, _, _ in live]
+        rosters = [services.roster_snapshot(team) for _, team, _ in live]
+        ratings = [rating for _, _, rating in live]
+        bonuses = services.live_underdog_bonuses(match, live)
     rows = [
         {
             "side": side,
@@ -81,7 +72,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
             "available": [r for r in roster if r["available"]],
             "absent": [r for r in roster if not r["available"]],
         }
-        for (side, roster, rating, _), bonus in zip(sides, bonuses, strict=True)
+        for side, roster, rating, bonus in zip(sides, rosters, ratings, bonuses, strict=True)
     ]
     return render(
         request,

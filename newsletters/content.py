@@ -21,9 +21,9 @@ from league.selectors import TableRow
 from matches.models import Match, MatchTeam
 from newsletters.charts import Series, line_chart
 from rules.engine import league as rules_league
+from rules.engine.challenges import BRAWL_WINNING_SCORE
 
 BRAWL_SLUG = "brawl"
-BRAWL_WINNING_SCORE = 9
 NUMBER_WORDS = {
     0: "no",
     1: "one",

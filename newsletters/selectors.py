@@ -27,7 +27,7 @@ from newsletters.models import Newsletter, NewsletterDelivery
 from newsletters.periods import Period
 from rules.engine import league as rules_league
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
-from teams.selectors import team_snapshot
+from teams.selectors import rating_prefetch, team_snapshot
 
 CONFIRMED = Match.Status.CONFIRMED
 
@@ -144,16 +144,6 @@ def group_by_match(sides: list[MatchTeam]) -> dict[int, list[MatchTeam]]:
     return games
 
 
-def _roster_prefetch() -> Prefetch:
-    return Prefetch(
-        "ninjas",
-        queryset=Ninja.objects.filter(status=Ninja.Status.ACTIVE)
-        .select_related("profile")
-        .prefetch_related("advancements"),
-        to_attr="roster",
-    )
-
-
 def table_through(season: Season, sides: list[MatchTeam]) -> list[TableRow]:
     """The league table from the given counted sides, ranked with the season's tie-breakers.
 
@@ -166,7 +156,7 @@ def table_through(season: Season, sides: list[MatchTeam]) -> list[TableRow]:
         Team.objects.filter(Q(season_entries__season=season) | Q(pk__in=team_ids))
         .distinct()
         .select_related("owner", "clan")
-        .prefetch_related(_roster_prefetch())
+        .prefetch_related(rating_prefetch())
         .order_by("id")
     )
     stats = {

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from django.db import models
 
+from rules.engine.recruitment import HERO_KINDS, RecruitProfile, allowance_text
+
 
 class Element(models.TextChoices):
     SPIRIT = "Spirit"
@@ -108,7 +110,8 @@ class Profile(models.Model):
 
     @property
     def is_hero(self) -> bool:
-        return self.kind in (self.Kind.HERO, self.Kind.RONIN)
+        """A hero or a ronin (a ronin follows every rule for a Hero): unique on a team, no XP."""
+        return self.kind in HERO_KINDS
 
     @property
     def is_ronin(self) -> bool:
@@ -116,11 +119,21 @@ class Profile(models.Model):
 
     @property
     def allowance_display(self) -> str:
-        if self.allowance_min is None:
-            return "unique"
-        if self.allowance_min == self.allowance_max:
-            return str(self.allowance_min)
-        return f"{self.allowance_min}-{self.allowance_max}"
+        return allowance_text(self.allowance_min, self.allowance_max)
+
+    def recruit_profile(self) -> RecruitProfile:
+        """The profile as the recruitment rules see it (rules.engine.recruitment)."""
+        return RecruitProfile(
+            key=self.pk,
+            name=self.name,
+            kind=self.kind,
+            koban=self.koban,
+            clan_key=self.clan_id,
+            label=str(self),
+            allowance_min=self.allowance_min,
+            allowance_max=self.allowance_max,
+            choose_abilities=self.choose_abilities,
+        )
 
     @property
     def koban_display(self) -> str:

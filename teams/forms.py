@@ -6,6 +6,7 @@ from django.contrib.auth.forms import UserCreationForm
 
 from league.ui import StyledSubmit
 from rules.models import Clan, SpecialAbility
+from teams.services import recruit_check
 
 
 class CrispyMixin:
@@ -50,8 +51,9 @@ class RecruitForm(CrispyMixin, forms.Form):
         queryset=SpecialAbility.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
 
-    def __init__(self, *args, profile, default_name: str, **kwargs):
+    def __init__(self, *args, team, profile, default_name: str, **kwargs):
         super().__init__(*args, **kwargs)
+        self.team = team
         self.profile = profile
         self.fields["name"].initial = default_name
         abilities_qs = SpecialAbility.objects.filter(profile=profile)
@@ -81,6 +83,24 @@ class RecruitForm(CrispyMixin, forms.Form):
         if isinstance(value, SpecialAbility):
             return [value]
         return list(value)
+
+    def clean(self):
+        data = super().clean()
+        # The recruitment rules (clan, allowance, hero or ronin once, abilities, koban); the ability
+        # choice is checked only when its field is valid (else the field says what is missing).
+        if "abilities" in self.fields:
+            chosen = data.get("abilities")
+        else:
+            chosen = []
+        check = recruit_check(team=self.team, profile=self.profile, chosen_abilities=chosen)
+        for problem in check.problems:
+            self.add_error(None, problem)
+        return data
+
+    def show_blockers(self) -> None:
+        """On the first visit: what stops this recruitment whatever is chosen in the form."""
+        for problem in recruit_check(team=self.team, profile=self.profile).problems:
+            self.add_error(None, problem)
 
 
 class NinjaRenameForm(CrispyMixin, forms.Form):

@@ -34,6 +34,15 @@ def roster_prefetch(to_attr: str = "roster") -> Prefetch:
     )
 
 
+def rating_prefetch(to_attr: str = "roster") -> Prefetch:
+    """Just what the team rating needs: active models, their profiles and advancements."""
+    return Prefetch(
+        "ninjas",
+        queryset=Ninja.objects.filter(status=ACTIVE).select_related("profile").prefetch_related("advancements"),
+        to_attr=to_attr,
+    )
+
+
 def ninja_snapshot(ninja: Ninja) -> rules_league.NinjaSnapshot:
     profile = ninja.profile
     return rules_league.NinjaSnapshot(

@@ -7,17 +7,17 @@ team row before it spends koban so two concurrent spends cannot overdraw.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from rules.engine import recruitment
+from rules.engine.league import STARTING_KOBAN
+from rules.engine.recruitment import ChosenAbility, RecruitCheck, RecruitTeam
 from rules.models import Profile, SpecialAbility
 from teams.models import Ninja, Team, TreasuryEntry
-
-DEFAULT_STARTING_KOBAN = 100
-
 
 # --- the ledger ----------------------------------------------------------------------------------
 
@@ -27,26 +27,47 @@ def treasury_post(*, team: Team, amount: int, reason: str, match=None, note: str
 
     Must be called inside a transaction (it opens one if needed).
     """
+    return treasury_post_many(posts=[(team, amount, reason, note)], match=match, actor=actor)[0]
+
+
+def treasury_post_many(*, posts: Sequence[tuple[Team, int, str, str]], match=None, actor=None) -> list[TreasuryEntry]:
+    """Post ledger rows ``(team, amount, reason, note)`` in this order, in bulk: every team row is
+    locked (in id order), each row's balance follows the one before it, and nothing is written if
+    any balance would go below zero. Keeps ``Team.treasury`` (and ``team.treasury`` of the objects
+    passed) in step."""
+    if not posts:
+        return []
     with transaction.atomic():
-        locked = Team.objects.select_for_update().only("id", "treasury").get(pk=team.pk)
-        balance = locked.treasury + amount
-        if balance < 0:
-            raise ValidationError(
-                f"Not enough koban: the treasury holds {locked.treasury} and this needs {-amount}.",
-                code="insufficient_koban",
-            )
-        entry = TreasuryEntry.objects.create(
-            team_id=team.pk,
-            amount=amount,
-            reason=reason,
-            match=match,
-            note=note[:200],
-            balance_after=balance,
-            created_by=actor if getattr(actor, "pk", None) else None,
+        team_ids = sorted({team.pk for team, *_ in posts})
+        balances = dict(
+            Team.objects.select_for_update().filter(pk__in=team_ids).order_by("pk").values_list("pk", "treasury")
         )
-        Team.objects.filter(pk=team.pk).update(treasury=balance)
-        team.treasury = balance
-        return entry
+        entries = []
+        for team, amount, reason, note in posts:
+            balance = balances[team.pk] + amount
+            if balance < 0:
+                raise ValidationError(
+                    f"Not enough koban: the treasury holds {balances[team.pk]} and this needs {-amount}.",
+                    code="insufficient_koban",
+                )
+            balances[team.pk] = balance
+            entries.append(
+                TreasuryEntry(
+                    team_id=team.pk,
+                    amount=amount,
+                    reason=reason,
+                    match=match,
+                    note=note[:200],
+                    balance_after=balance,
+                    created_by=actor if getattr(actor, "pk", None) else None,
+                )
+            )
+        TreasuryEntry.objects.bulk_create(entries)
+        for pk in team_ids:
+            Team.objects.filter(pk=pk).update(treasury=balances[pk])
+        for team, *_ in posts:
+            team.treasury = balances[team.pk]
+    return entries
 
 
 def treasury_correct(*, team: Team, amount: int, note: str, actor) -> TreasuryEntry:
@@ -67,7 +88,7 @@ def team_create(*, owner, name: str, clan, league=None) -> Team:
         raise ValidationError({"name": "Give your team a name."})
     if league is not None and Team.objects.filter(league=league, name__iexact=name).exists():
         raise ValidationError({"name": "A team with this name is already in this league."})
-    starting = league.starting_koban if league is not None else DEFAULT_STARTING_KOBAN
+    starting = league.starting_koban if league is not None else STARTING_KOBAN
     with transaction.atomic():
         team = Team.objects.create(
             owner=owner,
@@ -82,36 +103,21 @@ def team_create(*, owner, name: str, clan, league=None) -> Team:
     return team
 
 
-def recruit_errors(*, team: Team, profile: Profile, chosen_abilities: Iterable[SpecialAbility]) -> list[str]:
-    """Every reason this recruitment is not allowed (empty when it is)."""
-    errors: list[str] = []
-    chosen = list(chosen_abilities)
-    if profile.kind != Profile.Kind.RONIN and profile.clan_id != team.clan_id:
-        errors.append(f"{profile} is not of clan {team.clan}; a team recruits only its own clan's ninja, plus ronin.")
-    active = team.ninjas.filter(status=Ninja.Status.ACTIVE)
-    if profile.is_hero:
-        if active.filter(profile=profile).exists():
-            errors.append(f"{profile.name} is already on the team; a hero or ronin can be recruited only once.")
-    elif profile.allowance_max is not None:
-        have = active.filter(profile=profile).count()
-        if have >= profile.allowance_max:
-            errors.append(
-                f"The allowance for {profile.name} is {profile.allowance_display}: the team already has {have}."
-            )
-    if profile.choose_abilities:
-        valid = [a for a in chosen if a.profile_id == profile.pk]
-        if len(valid) != len(chosen) or len(chosen) != profile.choose_abilities:
-            errors.append(
-                f"Choose {profile.choose_abilities} special abilit{'y' if profile.choose_abilities == 1 else 'ies'} "
-                f"for the {profile.name}."
-            )
-    elif chosen:
-        errors.append(f"The {profile.name} has all its abilities; nothing to choose.")
-    if profile.koban > team.treasury:
-        errors.append(
-            f"Not enough koban: the {profile.name} costs {profile.koban} and the treasury holds {team.treasury}."
-        )
-    return errors
+def recruit_team(team: Team) -> RecruitTeam:
+    """The team as the recruitment rules see it: clan, treasury, active models per profile."""
+    counts = Counter(team.ninjas.filter(status=Ninja.Status.ACTIVE).values_list("profile_id", flat=True))
+    return RecruitTeam(clan_key=team.clan_id, clan_name=team.clan.name, treasury=team.treasury, counts=counts)
+
+
+def recruit_check(
+    *, team: Team, profile: Profile, chosen_abilities: Iterable[SpecialAbility] | None = None
+) -> RecruitCheck:
+    """Whether ``team`` may recruit ``profile`` now (rules.engine.recruitment.recruit_check);
+    ``chosen_abilities=None`` leaves the ability choice out."""
+    chosen = None
+    if chosen_abilities is not None:
+        chosen = [ChosenAbility(name=a.name, profile_key=a.profile_id) for a in chosen_abilities]
+    return recruitment.recruit_check(recruit_team(team), profile.recruit_profile(), chosen_abilities=chosen)
 
 
 def default_ninja_name(*, team: Team, profile: Profile) -> str:
@@ -133,10 +139,10 @@ def team_recruit(
     """Recruit one model, paying its koban from the treasury. All or nothing."""
     chosen = list(chosen_abilities)
     with transaction.atomic():
-        locked = Team.objects.select_for_update().get(pk=team.pk)
-        errors = recruit_errors(team=locked, profile=profile, chosen_abilities=chosen)
-        if errors:
-            raise ValidationError(errors)
+        locked = Team.objects.select_for_update(of=("self",)).select_related("clan").get(pk=team.pk)
+        check = recruit_check(team=locked, profile=profile, chosen_abilities=chosen)
+        if check.problems:
+            raise ValidationError(list(check.problems))
         name = (name or "").strip() or default_ninja_name(team=locked, profile=profile)
         if locked.ninjas.filter(status=Ninja.Status.ACTIVE, name=name).exists():
             raise ValidationError({"name": f"A ninja called {name!r} is already on the team."})
@@ -180,17 +186,8 @@ def ninja_release(*, ninja: Ninja, reason: str = "Released by the player") -> Ni
 
 def roster_problems(*, team: Team) -> list[str]:
     """Allowance minimums (and maximums) the roster does not meet; empty when legal."""
-    counts = Counter(team.ninjas.filter(status=Ninja.Status.ACTIVE).values_list("profile_id", flat=True))
-    problems = []
-    for profile in Profile.objects.filter(clan=team.clan).exclude(kind=Profile.Kind.HERO).order_by("order"):
-        have = counts.get(profile.pk, 0)
-        lo, hi = profile.allowance_min or 0, profile.allowance_max
-        if have < lo:
-            need = "exactly" if lo == hi else "at least"
-            problems.append(f"{profile.name}: the team needs {need} {lo} and has {have}.")
-        elif hi is not None and have > hi:
-            problems.append(f"{profile.name}: the team may have at most {hi} and has {have}.")
-    return problems
+    profiles = Profile.objects.filter(clan=team.clan).select_related("clan").order_by("order")
+    return recruitment.roster_problems(recruit_team(team), [p.recruit_profile() for p in profiles])
 
 
 def team_mark_ready(*, team: Team) -> Team:

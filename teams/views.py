@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from league.ui import add_service_errors
+from rules.engine import recruitment
 from rules.models import Profile
 from teams import selectors, services
 from teams.forms import NinjaRenameForm, RecruitForm, SignUpForm, TeamCreateForm
@@ -102,20 +103,14 @@ def team_ledger(request: HttpRequest, pk: int) -> HttpResponse:
 def recruit(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("clan", "league"), pk=pk)
     require_manage_team(request.user, team)
-    profiles = list(Profile.objects.filter(clan=team.clan).prefetch_related("keywords").order_by("order")) + list(
-        Profile.objects.filter(kind=Profile.Kind.RONIN).prefetch_related("keywords").order_by("order")
-    )
-    counts: dict[int, int] = {}
-    for pid in team.ninjas.filter(status=Ninja.Status.ACTIVE).values_list("profile_id", flat=True):
-        counts[pid] = counts.get(pid, 0) + 1
+    profiles = list(
+        Profile.objects.filter(clan=team.clan).select_related("clan").prefetch_related("keywords").order_by("order")
+    ) + list(Profile.objects.filter(kind=Profile.Kind.RONIN).prefetch_related("keywords").order_by("order"))
+    recruiting = services.recruit_team(team)
     rows = []
     for p in profiles:
-        have = counts.get(p.pk, 0)
-        if p.is_hero:
-            full = have >= 1
-        else:
-            full = p.allowance_max is not None and have >= p.allowance_max
-        rows.append({"profile": p, "have": have, "full": full, "affordable": p.koban <= team.treasury})
+        check = recruitment.recruit_check(recruiting, p.recruit_profile())
+        rows.append({"profile": p, "have": check.have, "full": check.full, "affordable": check.affordable})
     context = {
         "team": team,
         "clan_rows": [r for r in rows if r["profile"].kind != Profile.Kind.RONIN],
@@ -132,6 +127,7 @@ def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
     profile = get_object_or_404(Profile.objects.select_related("clan"), slug=slug)
     form = RecruitForm(
         request.POST if request.method == "POST" else None,
+        team=team,
         profile=profile,
         default_name=services.default_ninja_name(team=team, profile=profile),
     )
@@ -149,13 +145,8 @@ def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"{ninja.name} joins {team.name} for {profile.koban} koban.")
             return redirect("teams:recruit", pk=team.pk)
-    else:
-        if request.method == "GET":
-            problems = services.recruit_errors(team=team, profile=profile, chosen_abilities=[])
-            # Ability choice is made in this form; show only the other blockers up front.
-            for message in problems:
-                if not message.startswith("Choose"):
-                    form.add_error(None, message)
+    elif request.method == "GET":
+        form.show_blockers()
     return render(request, "teams/recruit_profile.html", {"team": team, "profile": profile, "form": form})
 
 

@@ -14,4 +14,11 @@ Modules:
 * :mod:`.odds` -- exact combat-result probabilities by enumeration.
 * :mod:`.league` -- XP levels, team rating, underdog bonuses, revenue,
   downtime, advancement rolls, random challenge generator, match XP.
+* :mod:`.records` -- the match record, the kick-off snapshot of each side,
+  and every rule a result must satisfy.
+* :mod:`.postgame` -- the post-game sequence as one function.
+* :mod:`.standings` -- tie-breakers and the league table's order.
+* :mod:`.recruitment` -- who a team may recruit; allowances.
+* :mod:`.challenges` -- Stealth at set-up, the Brawl's winning score.
+* :mod:`.simulator` -- a whole match, played by a stated policy.
 """

@@ -34,7 +34,9 @@ __all__ = [
     "LOSS_KOBAN",
     "DEFAULT_DRAW_KOBAN",
     "SHREWD_NEGOTIATOR_KOBAN",
+    "SHREWD_NEGOTIATOR_PROFILE",
     "MAX_BONUS_KOBAN",
+    "STARTING_KOBAN",
     # downtime
     "DowntimeOutcome",
     "downtime_effect",
@@ -283,12 +285,16 @@ def underdog_bonuses(
     return [underdog_bonus(r, highest, enabled=enabled, max_bonus_koban=max_bonus_koban) for r in ratings]
 
 
+#: "A player gets 100 koban to spend to recruit models for their team." ("Building Teams")
+STARTING_KOBAN = 100
 WIN_KOBAN = 10
 LOSS_KOBAN = 6
 #: Not in the rulebook (its table has only win and loss): league setting.
 DEFAULT_DRAW_KOBAN = 8
 #: Shojo's "Shrewd Negotiator".
 SHREWD_NEGOTIATOR_KOBAN = 2
+#: The catalog slug of the model with Shrewd Negotiator (Shojo, a ronin).
+SHREWD_NEGOTIATOR_PROFILE = "shojo"
 
 
 @dataclass(frozen=True)

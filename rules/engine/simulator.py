@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from .affinity import affinity_test, opposed_affinity_test
+from .challenges import BRAWL_WINNING_SCORE, starts_in_stealth
 from .combat import DEFAULT_POLICY, CombatEffect, Side
 from .dice import ELEMENTS, Element, roll_dice
 from .keywords import (
@@ -252,7 +253,6 @@ CHALLENGES: dict[str, SimChallenge] = {
     )
 }
 
-_STEALTH_START = {"intercept-the-messenger", "king-of-the-hill", "infiltration", "search", "capture-the-medal"}
 _SENTRIES = {"infiltration", "search"}
 
 # ---------------------------------------------------------------------------
@@ -508,7 +508,7 @@ class _Match:
             m.played = True
             m.engaged.clear()
             m.behind.clear()
-            if (start and self.challenge.slug in _STEALTH_START) or (start and m.has(KW.SNEAKY)):
+            if start and starts_in_stealth(self.challenge.slug, keywords=m.ninja.keywords):
                 m.stealth = True
             self.say(f"{m.name} ({self.tname(t)}) deploys")
             self.on_deployed(m)
@@ -719,7 +719,7 @@ class _Match:
             return
         self.points[t] += pts
         self.say(f"{self.tname(t)} scores {pts} ({why}); points {self.points}")
-        if self.challenge.slug == "brawl" and self.points[t] >= 9 and self.winner_now is None:
+        if self.challenge.slug == "brawl" and self.points[t] >= BRAWL_WINNING_SCORE and self.winner_now is None:
             self.winner_now = t
 
     def score_injury(self, victim: _Model, by: _Model) -> int:

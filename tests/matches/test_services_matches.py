@@ -341,7 +341,9 @@ def test_entered_dice_mode(brawl_match, two_teams, league):
 
 
 def test_spirit_spares_the_worst_other_outcome():
+    # The rule moved from matches.services._spirit_spares to the rules engine (issue 12).
     from rules.engine.league import downtime_effect
+    from rules.engine.postgame import spirit_spares
 
     outcomes = {
         1: downtime_effect("Spirit"),
@@ -349,8 +351,8 @@ def test_spirit_spares_the_worst_other_outcome():
         3: downtime_effect("Void"),
         4: downtime_effect("Water"),
     }
-    assert services._spirit_spares(outcomes) == {3: 1}
-    assert services._spirit_spares({1: downtime_effect("Spirit"), 2: downtime_effect("Water")}) == {}
+    assert spirit_spares(outcomes) == {3: 1}
+    assert spirit_spares({1: downtime_effect("Spirit"), 2: downtime_effect("Water")}) == {}
 
 
 def test_void_most_recent_result_reverses_everything(brawl_match, two_teams, league):
