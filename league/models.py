@@ -8,6 +8,7 @@ a season's rules are frozen, so changing the league's settings never rewrites an
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.urls import reverse
 
@@ -51,7 +52,9 @@ class HouseRules(models.Model):
     )
     max_bonus_koban = models.PositiveSmallIntegerField(
         default=rules_league.MAX_BONUS_KOBAN,
-        help_text="Most bonus koban an underdog earns after a game (the rulebook says 6).",
+        validators=[MaxValueValidator(rules_league.MAX_BONUS_KOBAN_LIMIT)],
+        help_text=f"Most bonus koban an underdog earns after a game (the rulebook says "
+        f"{rules_league.MAX_BONUS_KOBAN}; at most {rules_league.MAX_BONUS_KOBAN_LIMIT}).",
     )
 
     HOUSE_RULE_FIELDS = (

@@ -67,6 +67,11 @@ def _clean_house_rules(rules: Mapping) -> dict:
     cleaned = dict(rules)
     if "tie_breakers" in cleaned:
         cleaned["tie_breakers"] = validate_tie_breakers(cleaned["tie_breakers"])
+    cap = cleaned.get("max_bonus_koban")
+    if cap is not None and not 0 <= cap <= rules_league.MAX_BONUS_KOBAN_LIMIT:
+        raise ValidationError(
+            {"max_bonus_koban": f"The bonus koban cap is between 0 and {rules_league.MAX_BONUS_KOBAN_LIMIT}."}
+        )
     return cleaned
 
 

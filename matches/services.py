@@ -259,6 +259,7 @@ def postgame_rules(rules: Mapping[str, Any]) -> PostgameRules:
         revenue_win=rules["revenue_win"],
         revenue_draw=rules["revenue_draw"],
         revenue_loss=rules["revenue_loss"],
+        max_bonus_koban=rules.get("max_bonus_koban", rules_league.MAX_BONUS_KOBAN),
     )
 
 

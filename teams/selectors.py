@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from rules.engine import league as rules_league
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry
@@ -23,24 +23,49 @@ def roster_prefetch(to_attr: str = "roster") -> Prefetch:
             "profile__abilities",
             "chosen_abilities",
             Prefetch("advancements", queryset=Advancement.objects.select_related("keyword").order_by("id")),
-            Prefetch(
-                "advancement_rolls",
-                queryset=AdvancementRoll.objects.filter(status=AdvancementRoll.Status.PENDING).order_by("id"),
-                to_attr="pending_rolls",
-            ),
+            _pending_rolls_prefetch(),
         )
         .order_by("profile__order", "id"),
         to_attr=to_attr,
     )
 
 
+def _pending_rolls_prefetch() -> Prefetch:
+    return Prefetch(
+        "advancement_rolls",
+        queryset=AdvancementRoll.objects.filter(status=AdvancementRoll.Status.PENDING).order_by("id"),
+        to_attr="pending_rolls",
+    )
+
+
 def rating_prefetch(to_attr: str = "roster") -> Prefetch:
-    """Just what the team rating needs: active models, their profiles and advancements."""
+    """Just what the team rating needs, in one query: active models with their profiles and the
+    number of advancements each has earned (taken, or rolled and still to choose)."""
+    pending = Q(advancement_rolls__status=AdvancementRoll.Status.PENDING)
     return Prefetch(
         "ninjas",
-        queryset=Ninja.objects.filter(status=ACTIVE).select_related("profile").prefetch_related("advancements"),
+        queryset=Ninja.objects.filter(status=ACTIVE)
+        .select_related("profile")
+        .annotate(
+            earned_advancements=Count("advancements", distinct=True)
+            + Count("advancement_rolls", filter=pending, distinct=True)
+        )
+        .order_by("profile__order", "id"),
         to_attr=to_attr,
     )
+
+
+def advancements_earned(ninja: Ninja) -> int:
+    """Advancements the model has earned: those taken plus the rolls still to choose from (a
+    voided roll is neither; a chosen one is its advancement). Uses the ``earned_advancements``
+    annotation of :func:`rating_prefetch`, else the prefetched advancements and ``pending_rolls``."""
+    annotated = getattr(ninja, "earned_advancements", None)
+    if annotated is not None:
+        return annotated
+    pending = getattr(ninja, "pending_rolls", None)
+    if pending is None:
+        pending = ninja.advancement_rolls.filter(status=AdvancementRoll.Status.PENDING)
+    return len(ninja.advancements.all()) + len(pending)
 
 
 def ninja_snapshot(ninja: Ninja) -> rules_league.NinjaSnapshot:
@@ -49,7 +74,7 @@ def ninja_snapshot(ninja: Ninja) -> rules_league.NinjaSnapshot:
         koban_cost=profile.koban,
         is_hero=profile.kind == profile.Kind.HERO,
         is_ronin=profile.kind == profile.Kind.RONIN,
-        advancements=len(ninja.advancements.all()),
+        advancements=advancements_earned(ninja),
         upkeep=profile.upkeep or 0,
         name=ninja.name,
     )
@@ -61,7 +86,9 @@ def team_snapshot(team: Team, roster: list[Ninja] | None = None) -> rules_league
         roster = getattr(team, "roster", None)
     if roster is None:
         roster = list(
-            Ninja.objects.filter(team=team, status=ACTIVE).select_related("profile").prefetch_related("advancements")
+            Ninja.objects.filter(team=team, status=ACTIVE)
+            .select_related("profile")
+            .prefetch_related("advancements", _pending_rolls_prefetch())
         )
     return rules_league.TeamSnapshot(ninjas=tuple(ninja_snapshot(n) for n in roster), name=team.name)
 

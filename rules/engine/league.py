@@ -36,6 +36,7 @@ __all__ = [
     "SHREWD_NEGOTIATOR_KOBAN",
     "SHREWD_NEGOTIATOR_PROFILE",
     "MAX_BONUS_KOBAN",
+    "MAX_BONUS_KOBAN_LIMIT",
     "STARTING_KOBAN",
     # downtime
     "DowntimeOutcome",
@@ -184,7 +185,8 @@ class NinjaSnapshot:
 
     ``koban_cost`` is the recruitment cost (for a Ronin "16/5" it is 16;
     ``upkeep`` is the 5 after the slash).  ``advancements`` counts the
-    advancement rolls the model has taken.
+    advancements the model has earned: every advancement roll it made,
+    whether its result is chosen yet or not.
     """
 
     koban_cost: int
@@ -208,9 +210,10 @@ class TeamSnapshot:
 
 def team_rating(team: TeamSnapshot) -> int:
     """Team rating ("Team Rating"): total koban value of the models // 10
-    (rounded down), +1 per advancement earned by its ninja, +1 per Hero or
-    Ronin (a model counts once even if it is both).  The treasury is not
-    part of the rating."""
+    (rounded down), +1 per advancement earned by its ninja ("add +1 for each
+    advancement that ninja on the team have earned": every advancement roll
+    earned counts, chosen or still pending), +1 per Hero or Ronin (a model
+    counts once even if it is both).  The treasury is not part of the rating."""
     koban = sum(n.koban_cost for n in team.ninjas)
     advancements = sum(n.advancements for n in team.ninjas)
     heroes = sum(1 for n in team.ninjas if n.is_hero or n.is_ronin)
@@ -225,6 +228,9 @@ def ronin_upkeep(team: TeamSnapshot) -> int:
 
 #: Bonus koban cap ("Bonus Koban ... up to a maximum of six Koban").
 MAX_BONUS_KOBAN = 6
+#: The highest bonus koban cap a league may set as a house rule (docs/rulings.md): twice a win's
+#: revenue, so an underdog's bonus never outweighs what the game itself pays.
+MAX_BONUS_KOBAN_LIMIT = 20
 
 
 @dataclass(frozen=True)
@@ -320,24 +326,29 @@ def revenue(
     draw: int = DEFAULT_DRAW_KOBAN,
     underdog_koban: int = 0,
     shojo_in_healing_house: bool = False,
+    max_bonus_koban: int = MAX_BONUS_KOBAN,
 ) -> RevenueBreakdown:
     """Koban earned after a game ("Revenue": win 10, loss 6).
 
     The rulebook gives no revenue for a draw: ``draw`` is a league setting
     (default ruling 8, halfway between loss and win).  ``underdog_koban``
-    is :attr:`UnderdogBonus.bonus_koban` (capped at 6 here too).  Shojo's
-    Shrewd Negotiator: *If Shojo is in the Healing House at the end of a
-    game, her team makes two additional Koban.*
+    is :attr:`UnderdogBonus.bonus_koban`, capped at ``max_bonus_koban`` here
+    too (the rulebook's 6 unless the league's house rule says otherwise: pass
+    the same cap as :func:`underdog_bonus` got).  Shojo's Shrewd Negotiator:
+    *If Shojo is in the Healing House at the end of a game, her team makes
+    two additional Koban.*
     """
     table = {"win": win, "loss": loss, "draw": draw}
     if outcome not in table:
         raise ValueError(f"outcome must be 'win', 'loss' or 'draw', not {outcome!r}")
     if underdog_koban < 0:
         raise ValueError("underdog koban cannot be negative")
+    if max_bonus_koban < 0:
+        raise ValueError("max_bonus_koban cannot be negative")
     return RevenueBreakdown(
         outcome=outcome,
         base=table[outcome],
-        underdog_bonus=min(underdog_koban, MAX_BONUS_KOBAN),
+        underdog_bonus=min(underdog_koban, max_bonus_koban),
         shrewd_negotiator=SHREWD_NEGOTIATOR_KOBAN if shojo_in_healing_house else 0,
     )
 

@@ -31,6 +31,7 @@ from .dice import Element
 from .league import (
     DEFAULT_DRAW_KOBAN,
     LOSS_KOBAN,
+    MAX_BONUS_KOBAN,
     SHREWD_NEGOTIATOR_PROFILE,
     WIN_KOBAN,
     DowntimeOutcome,
@@ -78,6 +79,7 @@ class PostgameRules:
     revenue_win: int = WIN_KOBAN
     revenue_draw: int = DEFAULT_DRAW_KOBAN
     revenue_loss: int = LOSS_KOBAN
+    max_bonus_koban: int = MAX_BONUS_KOBAN
 
     def base_revenue(self, outcome: str) -> int:
         return {"win": self.revenue_win, "draw": self.revenue_draw, "loss": self.revenue_loss}[outcome]
@@ -250,7 +252,7 @@ def side_revenue(
     side: SideSnapshot, team_record: TeamRecord, outcome: str, *, rules: PostgameRules
 ) -> RevenueBreakdown:
     """The koban a side earns after the game: its outcome's revenue, the underdog's bonus koban
-    recorded at kick-off and Shojo's two koban."""
+    recorded at kick-off (under the house cap) and Shojo's two koban."""
     roster = {e.ninja_id: e for e in side.roster}
     return revenue(
         outcome,  # type: ignore[arg-type]
@@ -259,6 +261,7 @@ def side_revenue(
         draw=rules.revenue_draw,
         underdog_koban=side.bonus_koban,
         shojo_in_healing_house=shrewd_negotiator_in_healing_house(team_record, roster),
+        max_bonus_koban=rules.max_bonus_koban,
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from .challenges import CHAMPION_AWARD
 from .dice import Element
 
 __all__ = [
@@ -110,14 +111,18 @@ class SideSnapshot:
 
 
 def _all_star_problem(side: SideSnapshot, *, picked: int, played: int) -> str | None:
-    """Ninja All-Stars: one per team plus one per underdog award, from models that were on the board."""
-    allowed = min(1 + side.extra_all_stars, played)
-    if picked == allowed:
+    """Ninja All-Stars: one per team ("each player selects one friendly model ... Players cannot
+    select a model that was never on the board"), plus up to one more per underdog award ("the
+    lower rated team *may* award one additional All-Star Award"): the extras are optional."""
+    most = min(1 + side.extra_all_stars, played)
+    least = min(1, played)
+    if least <= picked <= most:
         return None
+    count = str(most) if least == most else f"{least} to {most}"
     extra = side.extra_all_stars
+    extras = f" plus up to {extra} underdog award{'s' if extra != 1 else ''}" if extra else ""
     return (
-        f"{side.name}: pick {allowed} Ninja All-Star{'s' if allowed != 1 else ''} "
-        f"(one per team{' plus ' + str(extra) + ' underdog award(s)' if extra else ''}) "
+        f"{side.name}: pick {count} Ninja All-Star{'s' if most != 1 else ''} (one per team{extras}) "
         f"from models that were on the board; {picked} picked."
     )
 
@@ -140,6 +145,7 @@ def record_problems(
     by_team = {s.team_id: s for s in sides}
     if {t.team_id for t in record.teams} != set(by_team) or len(record.teams) != len(by_team):
         return ["The result must cover exactly the teams in the match."]
+    champion = CHAMPION_AWARD in award_keys
     faces = {e.value for e in Element}
     errors: list[str] = []
     for team_record in record.teams:
@@ -174,6 +180,8 @@ def record_problems(
                 )
             if nr.chunin_stuns and entry.is_chunin:
                 errors.append(f"{entry.name} is a chunin: only a non-chunin earns XP for stunning a chunin.")
+            if champion and entry.is_chunin and nr.challenge_feats.get(CHAMPION_AWARD):
+                errors.append(f"{entry.name} is a chunin: a Champion must be a non-chunin model.")
             if not 0 <= nr.all_star_awards <= MAX_ALL_STAR_AWARDS_PER_MODEL:
                 errors.append(f"{entry.name}: a model receives at most one All-Star award.")
             played += nr.played

@@ -68,6 +68,9 @@ def test_full_match_from_kick_off_to_chosen_advancements(brawl_match, two_teams,
         all_stars={home.pk: [kaiken.pk], away.pk: [ika_kaiken.pk]},
     )
     home_before, away_before = home.treasury, away.treasury
+    # Every advancement earned counts toward the rating, chosen or not ("+1 for each advancement
+    # earned", issue 12): the two levels below raise it by two from before the match.
+    rating_before = selectors.team_rating(home)
     services.match_submit_result(match=match, record=record, actor=alice)
     match.refresh_from_db()
     assert match.status == Match.Status.SUBMITTED  # confirmation is on by default
@@ -107,8 +110,7 @@ def test_full_match_from_kick_off_to_chosen_advancements(brawl_match, two_teams,
     assert results.count() == 2
     assert DiceRoll.objects.filter(match=match, purpose="downtime").count() == 2
 
-    # Choose both advancements: the rating goes up by one each.
-    rating_before = selectors.team_rating(home)
+    # Choose both advancements: the rating is up by one for each (earned with the roll).
     for roll in rolls:
         options = services.advancement_options_for(roll)
         keyword = next(o for o in options if o.kind == "keyword")

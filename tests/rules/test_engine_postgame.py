@@ -126,6 +126,23 @@ def test_step_2_revenue_lines_are_the_koban_earned(points, bonus, shojo, rules, 
     assert out.side(HOME).koban_earned == earned == sum(line.amount for line in revenue_lines)
 
 
+def test_koban_earned_follows_a_raised_bonus_cap():
+    """Correction (issue 12). Rulebook, "Team Rating": "Bonus Koban: The lower rated team gets a
+    bonus to their revenue at the end of the game that is equal to the difference in the two teams
+    ratings, up to a maximum of six Koban." A league that raises the cap to 10 (house rule) gives a
+    10-point underdog 10 bonus koban, and the match records what the ledger got: 6 + 10 = 16 (it
+    recorded 12, the bonus capped at the rulebook's 6, while the ledger got 10)."""
+    out = run(
+        record(1, 3),
+        [side(HOME, rating=10, bonus=10), side(AWAY, rating=20)],
+        rules=PostgameRules(max_bonus_koban=10),
+    )
+    underdog = [line.amount for line in out.ledger if line.reason == LedgerReason.UNDERDOG]
+    assert underdog == [10]
+    assert out.side(HOME).koban_earned == 16
+    assert sum(line.amount for line in out.ledger if line.team_id == HOME) == 16
+
+
 # --- 3. ronin upkeep ------------------------------------------------------------------------------
 
 
