@@ -11,6 +11,7 @@ from league.models import HouseRules
 from matches import selectors, services
 from matches.forms import AdvancementChoiceForm, AdvancementFacesForm, ConfirmForm, ResultForm, VoidForm
 from matches.models import Match
+from rules.engine import challenges
 from teams.models import AdvancementRoll
 from teams.permissions import require_manage_team
 
@@ -48,9 +49,9 @@ def services_outcomes(match: Match) -> dict:
 
 
 def presheet(request: HttpRequest, pk: int) -> HttpResponse:
-    """The pre-match sheet: ratings, available models, challenge, underdog bonuses. Before kick-off
-    the figures are live (the same functions kick-off stores them with); after it, the kick-off
-    snapshot."""
+    """The pre-match sheet: ratings, available models, challenge, underdog bonuses, who starts in
+    Stealth. Before kick-off the figures are live (the same functions kick-off stores them with);
+    after it, the kick-off snapshot."""
     match = _get_match(pk)
     if match.kicked_off_at:
         sides = list(match.sides.all())
@@ -63,13 +64,18 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
         rosters = [services.roster_snapshot(team) for _, team, _ in live]
         ratings = [rating for _, _, rating in live]
         bonuses = services.live_underdog_bonuses(match, live)
+    slug = match.challenge.slug if match.challenge_id else None
     rows = [
         {
             "side": side,
             "roster": roster,
             "rating": rating,
             "bonus": bonus,
-            "available": [r for r in roster if r["available"]],
+            "available": [
+                {**r, "starts_in_stealth": challenges.starts_in_stealth(slug, keywords=r["keywords"])}
+                for r in roster
+                if r["available"]
+            ],
             "absent": [r for r in roster if not r["available"]],
         }
         for side, roster, rating, bonus in zip(sides, rosters, ratings, bonuses, strict=True)
@@ -80,6 +86,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "match": match,
             "rows": rows,
+            "setup_stealth": challenges.setup_stealth(slug).value,
             "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
         },
     )

@@ -22,7 +22,8 @@ from rules.engine.league import MAX_BONUS_KOBAN_LIMIT
 from rules.models import Challenge
 from teams import selectors as team_selectors
 from teams.models import Advancement, AdvancementRoll, TreasuryEntry
-from tests.factories import LeagueFactory, UserFactory, make_legal_team
+from teams.services import treasury_post
+from tests.factories import LeagueFactory, UserFactory, make_legal_team, recruit
 from tests.matches.conftest import simple_record
 from tests.matches.test_views_matches import form_data, login
 
@@ -159,6 +160,34 @@ def test_presheet_bonuses_come_from_the_same_rules_before_and_after_kick_off(cli
     league.max_bonus_koban = 6  # a later change of the league's rules does not rewrite a kicked-off match
     league.save(update_fields=["max_bonus_koban"])
     assert text in client.get(url).content.decode()
+
+
+@pytest.mark.parametrize(
+    "slug, note, stealthy",
+    [
+        ("infiltration", "every model deployed at the start of the game starts in Stealth; the sentries do not", "all"),
+        ("search", "every model deployed at the start of the game starts in Stealth; the sentries do not", "all"),
+        ("king-of-the-hill", "every small-base model deployed at the start of the game starts in Stealth", "all"),
+        ("brawl", None, "sneaky"),
+    ],
+)
+def test_presheet_shows_who_starts_in_stealth(client, catalog, slug, note, stealthy):
+    """Ruling "Stealth at set-up" (docs/rulings.md): Infiltration and Search follow the challenges
+    wiki ("All non-sentry models start the game in Stealth"); Sneaky: "A model with Sneaky begins
+    the game in Stealth, regardless of the challenge's special rules" (line 642)."""
+    league = LeagueFactory(master=UserFactory(username="master"))
+    home = make_legal_team("tora", name="Tigers", league=league)
+    away = make_legal_team("ika", name="Squids", league=league)
+    treasury_post(team=away, amount=20, reason=TreasuryEntry.Reason.CORRECTION, note="for the Kappa")
+    recruit(away, "kappa")  # Sneaky
+    match = services.match_create(teams=[home, away], challenge=Challenge.objects.get(slug=slug), league=league)
+    url = reverse("matches:presheet", args=[match.pk])
+    for _ in range(2):  # live, then the kick-off snapshot
+        body = client.get(url).content.decode()
+        models = home.ninjas.count() + away.ninjas.count()
+        assert body.count("Stealth at set-up") == (models if stealthy == "all" else 1)
+        assert (note in body) if note else 'data-testid="setup-stealth"' not in body
+        services.match_kick_off(match=match)
 
 
 def test_an_unknown_tie_breaker_is_an_error_not_a_silent_no_op(catalog):
