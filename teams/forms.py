@@ -97,10 +97,9 @@ class RecruitForm(CrispyMixin, forms.Form):
             self.add_error(None, problem)
         return data
 
-    def show_blockers(self) -> None:
+    def blockers(self) -> list[str]:
         """On the first visit: what stops this recruitment whatever is chosen in the form."""
-        for problem in recruit_check(team=self.team, profile=self.profile).problems:
-            self.add_error(None, problem)
+        return list(recruit_check(team=self.team, profile=self.profile).problems)
 
 
 class NinjaRenameForm(CrispyMixin, forms.Form):

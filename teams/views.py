@@ -131,6 +131,7 @@ def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
         profile=profile,
         default_name=services.default_ninja_name(team=team, profile=profile),
     )
+    blockers: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
             ninja = services.team_recruit(
@@ -146,8 +147,14 @@ def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
             messages.success(request, f"{ninja.name} joins {team.name} for {profile.koban} koban.")
             return redirect("teams:recruit", pk=team.pk)
     elif request.method == "GET":
-        form.show_blockers()
-    return render(request, "teams/recruit_profile.html", {"team": team, "profile": profile, "form": form})
+        # What stops this recruitment whatever is chosen: shown above the form (an unbound form
+        # cannot hold errors; adding them was a 500).
+        blockers = form.blockers()
+    return render(
+        request,
+        "teams/recruit_profile.html",
+        {"team": team, "profile": profile, "form": form, "blockers": blockers},
+    )
 
 
 @login_required

@@ -321,3 +321,13 @@ def test_scroll_lists_the_latest_20_games_and_all_on_request(client):
     body = client.get(url + "?games=all").content.decode()
     assert body.count('<td class="text-nowrap"><a href="/matches/') == 21
     assert "Show every game" not in body
+
+
+def test_recruit_page_of_a_full_allowance_says_why_instead_of_failing(client, player):
+    """Opening the recruit page of a profile the team cannot take (allowance full) was a 500: the
+    view added errors to an unbound form. Found by the team states of the permission matrix."""
+    team = make_team("tora", owner=player)
+    recruit(team, "tora-kaiken", 4)
+    resp = client.get(reverse("teams:recruit_profile", args=[team.pk, "tora-kaiken"]))
+    assert resp.status_code == 200
+    assert b"The allowance for Kaiken is 2-4: the team already has 4." in resp.content
