@@ -14,6 +14,7 @@ urlpatterns = [
     path("<slug:slug>/rules/", views.league_edit, name="edit"),
     path("<slug:slug>/apply/", views.league_apply, name="apply"),
     path("<slug:slug>/applications/", views.applications, name="applications"),
+    path("<slug:slug>/applications/withdraw/", views.application_withdraw, name="application_withdraw"),
     path("<slug:slug>/seasons/new/", views.season_create, name="season_create"),
     path("<slug:slug>/seasons/<int:number>/", views.season_detail, name="season_detail"),
     path("<slug:slug>/seasons/<int:number>/fixtures/", views.season_fixtures, name="season_fixtures"),

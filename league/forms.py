@@ -129,6 +129,12 @@ class ApplicationDecisionForm(CrispyMixin, forms.Form):
         self.helper.form_class = "d-inline"
 
 
+class WithdrawApplicationForm(forms.Form):
+    """The player's button on the team page: take back a pending application."""
+
+    team = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+
+
 class ScheduleForm(CrispyMixin, forms.Form):
     """Generate a schedule run: the round is part of the form, so a double submission asks for
     the same round and finds the same run."""

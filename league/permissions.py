@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 
-from teams.permissions import is_league_master
+from teams.permissions import can_withdraw_application, is_league_master
 
 __all__ = [
     "is_league_master",
+    "can_withdraw_application",
     "require_master",
     "can_set_challenge",
     "can_arrange_fixture",

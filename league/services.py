@@ -279,10 +279,27 @@ def application_accept(*, team: Team) -> SeasonEntry | None:
 
 
 def application_refuse(*, team: Team) -> Team:
-    if team.league_id is None or team.entry_status != Team.EntryStatus.PENDING:
-        raise ValidationError(f"{team.name} has no pending application.")
-    team.entry_status = Team.EntryStatus.REFUSED
-    team.save(update_fields=["entry_status"])
+    """Refuse a pending application. The team leaves the league at once (its name is free there
+    again); ``entry_status`` keeps "refused" so its player can see what became of it."""
+    with transaction.atomic():
+        team = Team.objects.select_for_update().get(pk=team.pk)
+        if team.league_id is None or team.entry_status != Team.EntryStatus.PENDING:
+            raise ValidationError(f"{team.name} has no pending application.")
+        team.league = None
+        team.entry_status = Team.EntryStatus.REFUSED
+        team.save(update_fields=["league", "entry_status"])
+    return team
+
+
+def application_withdraw(*, team: Team, league: League) -> Team:
+    """The team's player takes back a pending application to ``league``; no trace is left."""
+    with transaction.atomic():
+        team = Team.objects.select_for_update().get(pk=team.pk)
+        if team.league_id != league.pk or team.entry_status != Team.EntryStatus.PENDING:
+            raise ValidationError(f"{team.name} has no pending application to {league}.")
+        team.league = None
+        team.entry_status = Team.EntryStatus.NONE
+        team.save(update_fields=["league", "entry_status"])
     return team
 
 

@@ -28,9 +28,16 @@ from league.forms import (
     ScheduleForm,
     SeasonForm,
     SimpleActionForm,
+    WithdrawApplicationForm,
 )
 from league.models import TIE_BREAKER_CHOICES, League, ScheduleRun, Season
-from league.permissions import can_arrange_fixture, can_set_challenge, is_league_master, require_master
+from league.permissions import (
+    can_arrange_fixture,
+    can_set_challenge,
+    can_withdraw_application,
+    is_league_master,
+    require_master,
+)
 from league.tasks import schedule_generate_task
 from league.ui import add_service_errors
 from matches.models import Match, MatchTeam
@@ -198,6 +205,27 @@ def applications(request: HttpRequest, slug: str) -> HttpResponse:
     for _, accept, refuse in rows:
         accept.helper.form_action = refuse.helper.form_action = action
     return render(request, "league/applications.html", {"league": league, "rows": rows})
+
+
+@login_required
+@require_POST
+def application_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+    """The team's player takes back its pending application (the button on the team page)."""
+    league = _league(slug)
+    form = WithdrawApplicationForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "That request was not understood.")
+        return redirect(league)
+    team = get_object_or_404(Team, pk=form.cleaned_data["team"], league=league)
+    if not can_withdraw_application(request.user, team):
+        raise PermissionDenied("Only the team's player may withdraw its pending application.")
+    try:
+        services.application_withdraw(team=team, league=league)
+    except ValidationError as exc:
+        messages.error(request, " ".join(exc.messages))
+    else:
+        messages.info(request, f"The application of {team.name} to {league.name} is withdrawn.")
+    return redirect(team)
 
 
 # --- seasons -------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from rules.models import Profile
 from teams import selectors, services
 from teams.forms import NinjaRenameForm, RecruitForm, SignUpForm, TeamCreateForm
 from teams.models import Ninja, Team
-from teams.permissions import can_manage_team, require_manage_team
+from teams.permissions import can_manage_team, can_withdraw_application, require_manage_team
 
 #: Game records shown on the team scroll before "show all".
 SCROLL_GAMES = 20
@@ -88,6 +88,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "more_records": more_records,
         "ledger": selectors.recent_ledger(team),
         "can_manage": can_manage_team(request.user, team),
+        "can_withdraw": can_withdraw_application(request.user, team),
         "problems": services.roster_problems(team=team) if team.status == Team.Status.BUILDING else [],
     }
     return render(request, "teams/team_detail.html", context)

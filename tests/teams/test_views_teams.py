@@ -168,8 +168,14 @@ def test_another_player_cannot_recruit_for_my_team(client, player):
 
 
 def test_league_master_may_recruit_for_a_team_in_the_league(client, player):
+    # "In the league" means entered in its running season: an application alone gives the master
+    # no rights (issue 11, finding 1; tests/teams/test_team_rights.py).
+    from league import services as league_services
+
     league = LeagueFactory(master=player)
+    league_services.season_create(league=league, format="self_arranged")
     team = make_team("tora", league=league)
+    league_services.application_accept(team=team)
     resp = post_recruit(client, team, "tora-kaiken")
     assert resp.status_code == 302
     assert snapshot(team) == (90, 2, 1)

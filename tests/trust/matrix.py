@@ -64,6 +64,62 @@ def _team(w: World) -> dict:
     return {"pk": w.team_a.pk}
 
 
+#: Team states of issue 11, finding 1: who manages a team of trust-other's in each state. Only
+#: entry in a running season gives L's master rights; an application, a refusal, a withdrawal or a
+#: finished season give none. (Team A, entered too, is covered by each URL's first case.)
+TEAM_STATES = {
+    "pending": frozenset({"other_player"}),
+    "refused": frozenset({"other_player"}),
+    "withdrawn": frozenset({"other_player"}),
+    "finished": frozenset({"other_player"}),
+    "entered": frozenset({"other_player", "master"}),
+}
+
+
+def _state_team(state: str) -> Callable[[World], dict]:
+    return lambda w: {"pk": w.extra["team_states"][state].pk}
+
+
+def _state_ninja(state: str) -> Callable[[World], dict]:
+    return lambda w: {"pk": w.extra["team_states"][state].pk, "ninja_pk": w.extra["state_ninjas"][state].pk}
+
+
+def _state_profile(state: str) -> Callable[[World], dict]:
+    def kwargs(w: World) -> dict:
+        team = w.extra["team_states"][state]
+        return {"pk": team.pk, "slug": f"{team.clan.slug}-kaiken"}
+
+    return kwargs
+
+
+def team_state_cases(name: str) -> list[Case]:
+    """The cases of one team-management URL for every team state of TEAM_STATES."""
+    cases = []
+    for state, allowed in TEAM_STATES.items():
+        label = f"team {state}"
+        if name == "teams:recruit":
+            cases.append(Case(kwargs=_state_team(state), get=allowed, post=allowed, label=label))
+        elif name == "teams:recruit_profile":
+            cases.append(
+                Case(
+                    kwargs=_state_profile(state), get=allowed, post=allowed, data=lambda w: {"name": "Spy"}, label=label
+                )
+            )
+        elif name == "teams:ninja_release":
+            cases.append(Case(kwargs=_state_ninja(state), get=allowed, post=allowed, label=label))
+        elif name == "teams:ninja_rename":
+            cases.append(
+                Case(
+                    kwargs=_state_ninja(state), get=allowed, post=allowed, data=lambda w: {"name": "Taken"}, label=label
+                )
+            )
+        elif name == "teams:ready":
+            cases.append(Case(kwargs=_state_team(state), get=None, post=allowed, label=label))
+        else:
+            raise ValueError(name)
+    return cases
+
+
 def _brawl() -> int:
     return Challenge.objects.get(slug="brawl").pk
 
@@ -154,17 +210,19 @@ RULES: dict[str, list[Case]] = {
     ],
     "teams:detail": [_public(_team)],
     "teams:ledger": [_public(_team)],
-    "teams:recruit": [Case(kwargs=_team, get=TEAM_A, post=TEAM_A)],
+    "teams:recruit": [Case(kwargs=_team, get=TEAM_A, post=TEAM_A), *team_state_cases("teams:recruit")],
     "teams:recruit_profile": [
         Case(
             kwargs=lambda w: {"pk": w.team_a.pk, "slug": "tora-kaiken"},
             get=TEAM_A,
             post=TEAM_A,
             data=lambda w: {"name": "Cub"},
-        )
+        ),
+        *team_state_cases("teams:recruit_profile"),
     ],
     "teams:ninja_release": [
-        Case(kwargs=lambda w: {"pk": w.team_a.pk, "ninja_pk": w.ninja_a.pk}, get=TEAM_A, post=TEAM_A)
+        Case(kwargs=lambda w: {"pk": w.team_a.pk, "ninja_pk": w.ninja_a.pk}, get=TEAM_A, post=TEAM_A),
+        *team_state_cases("teams:ninja_release"),
     ],
     "teams:ninja_rename": [
         Case(
@@ -172,9 +230,10 @@ RULES: dict[str, list[Case]] = {
             get=TEAM_A,
             post=TEAM_A,
             data=lambda w: {"name": "Renamed"},
-        )
+        ),
+        *team_state_cases("teams:ninja_rename"),
     ],
-    "teams:ready": [Case(kwargs=_team, get=None, post=TEAM_A)],
+    "teams:ready": [Case(kwargs=_team, get=None, post=TEAM_A), *team_state_cases("teams:ready")],
     # --- matches
     "matches:detail": [
         _public(lambda w: {"pk": w.confirmed.pk}, "confirmed"),
@@ -255,6 +314,15 @@ RULES: dict[str, list[Case]] = {
     "league:apply": [Case(kwargs=_league, get=MEMBERS, post=MEMBERS, data=lambda w: {"team": w.free_team.pk})],
     "league:applications": [
         Case(kwargs=_league, get=MASTER, post=MASTER, data=lambda w: {"decision": "refuse", "team": w.team_b.pk})
+    ],
+    "league:application_withdraw": [
+        Case(
+            kwargs=_league,
+            get=None,
+            post=frozenset({"other_player"}),
+            data=lambda w: {"team": w.extra["team_states"]["pending"].pk},
+            label="pending application",
+        )
     ],
     "league:season_create": [
         Case(

@@ -257,6 +257,15 @@ def test_applications(world, data):
     _check(world, "master", url, data.draw(form_data(fields)))
 
 
+@FAST
+@given(data=st.data(), role=st.sampled_from(["player", "other_player", "master"]))
+def test_application_withdraw(world, data, role):
+    states = world.extra["team_states"]
+    url = reverse("league:application_withdraw", kwargs={"slug": world.league.slug})
+    team_ids = [states["pending"].pk, states["refused"].pk, states["withdrawn"].pk, *ids(world)]
+    _check(world, role, url, data.draw(form_data({"team": hostile(*team_ids)})))
+
+
 def season_fields() -> dict:
     return {
         "name": hostile("Season X"),
@@ -393,6 +402,7 @@ POSTED_HERE = {
     "league:edit",
     "league:apply",
     "league:applications",
+    "league:application_withdraw",
     "league:season_create",
     "league:season_rollover",
     "league:fixture_create",

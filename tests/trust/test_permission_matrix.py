@@ -95,6 +95,30 @@ def test_matrix_fails_when_a_team_permission_check_is_removed(world, monkeypatch
             matrix.check_case(world, name, matrix.RULES[name][0])
 
 
+def test_matrix_fails_when_a_masters_rights_come_from_the_teams_league_field(world, monkeypatch):
+    """Issue 11, finding 1: the old rule (the master of ``team.league``) fails the team states."""
+    import teams.permissions
+
+    def by_league_field(user, team):
+        return user.is_authenticated and (
+            team.owner_id == user.pk or teams.permissions.is_league_master(user, team.league)
+        )
+
+    monkeypatch.setattr(teams.permissions, "can_manage_team", by_league_field)
+    pending = [c for c in matrix.RULES["teams:ninja_rename"] if c.label == "team pending"]
+    with pytest.raises(AssertionError, match=r"(?s)team pending.*POST .* as master: should be refused with 403"):
+        matrix.check_case(world, "teams:ninja_rename", pending[0])
+    finished = [c for c in matrix.RULES["teams:recruit"] if c.label == "team finished"]
+    with pytest.raises(AssertionError, match=r"(?s)team finished.*GET .* as master: should be refused with 403"):
+        matrix.check_case(world, "teams:recruit", finished[0])
+
+
+def test_every_team_state_is_in_the_matrix():
+    for name in ("teams:recruit", "teams:recruit_profile", "teams:ninja_rename", "teams:ninja_release", "teams:ready"):
+        labels = {c.label for c in matrix.RULES[name]}
+        assert {f"team {state}" for state in matrix.TEAM_STATES} <= labels, name
+
+
 def test_matrix_fails_when_a_master_check_is_removed(world, monkeypatch):
     import league.permissions
     import league.views

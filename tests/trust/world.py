@@ -13,6 +13,15 @@ Two leagues:
         Apes (trust-stranger-2).
 
 Plus trust-staff, a site administrator who plays no part in either league.
+
+Team states (issue 11, finding 1), each team owned by trust-other with one ninja, in
+``world.extra["team_states"]`` (and its ninja in ``world.extra["state_ninjas"]``):
+
+    pending    "Herons": applied to L, not yet answered
+    refused    "Crows": applied to L, refused by its master
+    withdrawn  "Moths": applied to L, then withdrawn by its player
+    finished   "Owls": entered in season 1 of D "Dusk" (master: trust-master), which is finished
+    entered    team B ("Squids"): entered in L's running season (team A is trust-player's)
 """
 
 from __future__ import annotations
@@ -32,7 +41,7 @@ from matches.models import Match
 from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
 from rules.models import Challenge, Clan
 from teams.models import AdvancementRoll, Ninja, Team
-from tests.factories import LeagueFactory, UserFactory, make_legal_team, make_team
+from tests.factories import LeagueFactory, UserFactory, make_legal_team, make_team, recruit
 
 ROLES = ("anonymous", "player", "other_player", "master", "other_master", "staff")
 
@@ -147,9 +156,36 @@ def seed_world() -> World:
     )
     _seed_newsletters(world)
     _seed_simulation(world)
+    _seed_team_states(world)
     for obj in (confirmed, submitted, open_match, team_a, team_b):
         obj.refresh_from_db()
     return world
+
+
+def _seed_team_states(world: World) -> None:
+    """Teams of trust-other in every state of an application, for the rights of L's master."""
+    owner = world.users["other_player"]
+    states: dict[str, Team] = {}
+    states["pending"] = make_team("tanchyo", owner=owner, name="Herons", league=world.league)
+    states["refused"] = league_services.application_refuse(
+        team=make_team("tanchyo", owner=owner, name="Crows", league=world.league)
+    )
+    states["withdrawn"] = league_services.application_withdraw(
+        team=make_team("yamazaru", owner=owner, name="Moths", league=world.league), league=world.league
+    )
+    dusk = LeagueFactory(name="Dusk League", slug="dusk", master=world.users["master"])
+    dusk_season = league_services.season_create(league=dusk, name="Dusk 1", format=Season.Format.SELF_ARRANGED)
+    states["finished"] = _join(make_team("kitsune", owner=owner, name="Owls", league=dusk))
+    league_services.season_finish(season=dusk_season)
+    states["entered"] = world.team_b
+    ninjas = {}
+    for state, team in states.items():
+        if state != "entered":
+            recruit(team, f"{team.clan.slug}-kaiken", name=f"{team.name} cub")
+        team.refresh_from_db()
+        ninjas[state] = team.ninjas.filter(status=Ninja.Status.ACTIVE).order_by("id").first()
+    world.extra["team_states"] = states
+    world.extra["state_ninjas"] = ninjas
 
 
 def _seed_newsletters(world: World) -> None:
