@@ -104,6 +104,8 @@ def kick_off(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, " ".join(_errors(exc)))
     else:
         messages.success(request, "Kicked off: ratings, bonuses and rosters are recorded for this match.")
+        if request.POST.get("next") == "result":  # the button on the result page (a name, never a URL)
+            return redirect("matches:result", pk=pk)
     return redirect("matches:presheet", pk=pk)
 
 
@@ -131,6 +133,11 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Choose the challenge before entering the result.")
         return redirect(match)
     if match.kicked_off_at is None:
+        if request.method != "POST":
+            # No GET writes: opening this page (or following a link to it) freezes nothing. The
+            # page offers the kick-off as a button (docs/security.md, "Trust, round 2", 7).
+            return render(request, "matches/result_form.html", {"match": match, "form": None, "needs_kick_off": True})
+        # A posted draft or result is an explicit act: the match kicks off with it.
         services.match_kick_off(match=match)
         match = _get_match(pk)
     if request.method == "POST":

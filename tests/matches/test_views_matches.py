@@ -42,11 +42,18 @@ def test_result_form_submit_then_opponent_confirms(client, brawl_match, two_team
     home, away = two_teams
     login(client, home.owner)
     url = reverse("matches:result", args=[brawl_match.pk])
+    # Opening the page freezes nothing (no GET writes): it offers the kick-off as a button.
+    resp = client.get(url)
+    assert resp.status_code == 200 and b"Kick off and enter the result" in resp.content
+    brawl_match.refresh_from_db()
+    assert brawl_match.kicked_off_at is None
+    resp = client.post(reverse("matches:kick_off", args=[brawl_match.pk]), {"next": "result"})
+    assert resp.status_code == 302 and resp["Location"] == url
     resp = client.get(url)
     assert resp.status_code == 200
     assert b"Save draft" in resp.content and b'inputmode="numeric"' in resp.content
     brawl_match.refresh_from_db()
-    assert brawl_match.kicked_off_at is not None  # opening the form kicks off
+    assert brawl_match.kicked_off_at is not None  # the button kicked it off
     data = form_data(brawl_match, points=(5, 2))
     data["submit_result"] = "1"
     resp = client.post(url, data)
@@ -85,7 +92,7 @@ def test_invalid_form_shows_errors_and_writes_nothing(client, brawl_match, two_t
     home, _ = two_teams
     login(client, home.owner)
     url = reverse("matches:result", args=[brawl_match.pk])
-    client.get(url)
+    client.post(reverse("matches:kick_off", args=[brawl_match.pk]), {"next": "result"})
     brawl_match.refresh_from_db()
     data = form_data(brawl_match)
     data["s1_points"] = "-3"
@@ -111,7 +118,7 @@ def test_draft_is_saved_and_restored(client, brawl_match, two_teams):
     home, _ = two_teams
     login(client, home.owner)
     url = reverse("matches:result", args=[brawl_match.pk])
-    client.get(url)
+    client.post(reverse("matches:kick_off", args=[brawl_match.pk]), {"next": "result"})
     brawl_match.refresh_from_db()
     data = form_data(brawl_match, points=(4, 0))
     data["save_draft"] = "1"

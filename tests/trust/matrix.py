@@ -450,6 +450,8 @@ def check_case(world: World, name: str, case: Case, *, clients: dict[str, Client
             if outcome.error:
                 failures.append(f"{where}: {outcome}")
                 continue
+            if method == "GET" and outcome.written:  # no GET writes anything, for anyone (issue 11, 7)
+                failures.append(f"{where}: a GET wrote {outcome.written}")
             if allowed is None:  # no such method: 405 (anonymous may be sent to log in first)
                 if outcome.status != 405 and not is_login_redirect(outcome):
                     failures.append(f"{where}: expected 405, got {outcome}")

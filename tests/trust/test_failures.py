@@ -122,7 +122,9 @@ def test_with_redis_down_a_result_is_entered_and_confirmed(world, own_redis, dja
     ledger_before = TreasuryEntry.objects.count()
     player, opponent = client_for(world, "player"), client_for(world, "other_player")
     url = reverse("matches:result", kwargs={"pk": match.pk})
-    assert player.get(url).status_code == 200  # kicks the match off
+    kick_off = reverse("matches:kick_off", kwargs={"pk": match.pk})
+    assert player.post(kick_off, {"next": "result"}).status_code == 302  # the kick-off button
+    assert player.get(url).status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
         resp = player.post(url, result_post_data(match))
     assert resp.status_code == 302, resp.context["form"].errors if resp.context else resp
