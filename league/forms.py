@@ -5,6 +5,7 @@ from __future__ import annotations
 from crispy_forms.helper import FormHelper
 from django import forms
 
+from common.text import NameFormField
 from league.models import TIE_BREAKER_CHOICES, HouseRules, League, ScheduleRun, Season
 from league.ui import StyledSubmit
 from rules.models import Challenge
@@ -72,7 +73,7 @@ class LeagueCreateForm(HouseRulesForm):
 
 class SeasonForm(CrispyMixin, forms.Form):
     submit_label = "Open the season"
-    name = forms.CharField(max_length=100, required=False, help_text="Leave blank for “Season N”.")
+    name = NameFormField(max_length=100, required=False, help_text="Leave blank for “Season N”.")
     format = forms.ChoiceField(choices=Season.Format.choices)
     swiss_rounds = forms.IntegerField(min_value=1, max_value=30, required=False, help_text="Swiss only.")
     playoff_teams = forms.IntegerField(

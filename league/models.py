@@ -12,6 +12,7 @@ from django.core.validators import MaxValueValidator
 from django.db import models
 from django.urls import reverse
 
+from common.text import MultiLineField, NameField, NameKeyField, NameKeyMixin
 from rules.engine import league as rules_league
 from rules.engine.standings import DEFAULT_TIE_BREAKERS as ENGINE_DEFAULT_TIE_BREAKERS
 from rules.engine.standings import TieBreaker
@@ -83,15 +84,24 @@ class HouseRules(models.Model):
         return [t.strip() for t in self.tie_breakers.split(",") if t.strip()]
 
 
-class League(HouseRules):
-    name = models.CharField(max_length=100, unique=True)
+class League(NameKeyMixin, HouseRules):
+    name = NameField(max_length=100, unique=True)
+    name_key = NameKeyField(source="name", help_text="What uniqueness compares (common/text.py: name_key)")
     slug = models.SlugField(max_length=100, unique=True)
-    description = models.TextField(blank=True)
+    description = MultiLineField(blank=True, max_length=5000)
     master = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="mastered_leagues")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name_key"],
+                name="league_name_key_unique",
+                violation_error_message="A league with this name (or one that looks the same) already exists.",
+            ),
+            models.CheckConstraint(condition=~models.Q(name_key=""), name="league_name_not_blank"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -115,7 +125,7 @@ class Season(HouseRules):
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
     number = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=100)
+    name = NameField(max_length=100)
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN)
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     playoff_teams = models.PositiveSmallIntegerField(default=0, help_text="0: no playoffs")

@@ -16,11 +16,12 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.text import slugify
 
+from common import text
 from league import scheduling, selectors
 from league.models import (
     REGULAR_STAGE,
@@ -87,18 +88,45 @@ def _unique_slug(name: str) -> str:
     return slug
 
 
+def _clean_description(description: str) -> str:
+    description = (description or "").strip()
+    try:
+        text.validate_multiline(description)
+    except ValidationError as exc:
+        raise ValidationError({"description": exc.messages}) from exc
+    if len(description) > League._meta.get_field("description").max_length:
+        raise ValidationError({"description": "The description is too long."})
+    return description
+
+
+def _league_name_taken(name: str) -> None:
+    """Raise the form error when a league has ``name``, or a name that looks the same."""
+    existing = League.objects.filter(name_key=text.name_key(name)).values_list("name", flat=True).first()
+    if existing is not None:
+        raise ValidationError({"name": text.same_name_message(name, existing, thing="league")})
+
+
 def league_create(*, master, name: str, description: str = "", **house_rules) -> League:
-    """A new league; whoever creates it is its ninja master."""
-    name = name.strip()
-    if not name:
-        raise ValidationError({"name": "Give the league a name."})
-    if League.objects.filter(name__iexact=name).exists():
-        raise ValidationError({"name": "A league with this name already exists."})
+    """A new league; whoever creates it is its ninja master.
+
+    Names are unique by their key (common/text.py): the same name in other letters, cases or
+    spaces, or a look-alike, is refused. Two people founding the same name at once: the database's
+    unique constraint refuses the second, who gets the same form error (not a server error).
+    """
+    name = text.clean_name(name, max_length=League._meta.get_field("name").max_length, what="the league a name")
+    description = _clean_description(description)
+    _league_name_taken(name)
     rules = _clean_house_rules(house_rules)
-    with transaction.atomic():
-        return League.objects.create(
-            name=name, slug=_unique_slug(name), description=description.strip(), master=master, **rules
-        )
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                return League.objects.create(
+                    name=name, slug=_unique_slug(name), description=description, master=master, **rules
+                )
+        except IntegrityError:
+            _league_name_taken(name)  # lost the race for the name: the form error
+            # Lost the race for the slug only (another name with the same slug): take the next one.
+    raise ValidationError({"name": "The league could not be founded just now; please try again."})
 
 
 def league_update(*, league: League, description: str | None = None, **house_rules) -> League:
@@ -108,7 +136,7 @@ def league_update(*, league: League, description: str | None = None, **house_rul
     for name, value in rules.items():
         setattr(league, name, value)
     if description is not None:
-        league.description = description.strip()
+        league.description = _clean_description(description)
         fields.append("description")
     if fields:
         league.save(update_fields=fields)
@@ -127,6 +155,13 @@ def _validate_format(format: str, swiss_rounds: int | None, playoff_teams: int) 
         raise ValidationError({"playoff_teams": "A playoff needs at least two teams (0: no playoffs)."})
 
 
+def _clean_season_name(name: str) -> str:
+    """Blank (the default "Season N" is used), or a valid name."""
+    if not text.normalize_name(name):
+        return ""
+    return text.clean_name(name, max_length=Season._meta.get_field("name").max_length)
+
+
 def season_create(
     *, league: League, format: str, name: str = "", swiss_rounds: int | None = None, playoff_teams: int = 0
 ) -> Season:
@@ -135,6 +170,7 @@ def season_create(
     Every accepted team of the league (not retired) is entered.
     """
     _validate_format(format, swiss_rounds, playoff_teams)
+    name = _clean_season_name(name)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
         if league.seasons.exclude(status=Season.Status.FINISHED).exists():
@@ -143,7 +179,7 @@ def season_create(
         season = Season.objects.create(
             league=league,
             number=number,
-            name=name.strip() or f"Season {number}",
+            name=name or f"Season {number}",
             format=format,
             swiss_rounds=swiss_rounds if format == Season.Format.SWISS else None,
             playoff_teams=playoff_teams,
@@ -249,11 +285,29 @@ def team_apply(*, team: Team, league: League) -> Team:
         raise ValidationError(f"{team.name} already plays in {team.league}.")
     if team.league_id == league.pk and team.entry_status == Team.EntryStatus.PENDING:
         raise ValidationError(f"{team.name} has already applied to {league}.")
-    if Team.objects.filter(league=league, name__iexact=team.name).exclude(pk=team.pk).exists():
-        raise ValidationError(f"A team called {team.name} is already in {league}: rename yours first.")
+
+    def name_taken() -> None:
+        existing = (
+            Team.objects.filter(league=league, name_key=text.name_key(team.name))
+            .exclude(pk=team.pk)
+            .values_list("name", flat=True)
+            .first()
+        )
+        if existing is not None:
+            message = text.same_name_message(team.name, existing, thing="team", where=f" in {league}")
+            raise ValidationError(f"{message} Rename yours first.")
+
+    name_taken()
+    before = (team.league, team.entry_status)
     team.league = league
     team.entry_status = Team.EntryStatus.PENDING
-    team.save(update_fields=["league", "entry_status"])
+    try:
+        with transaction.atomic():
+            team.save(update_fields=["league", "entry_status"])
+    except IntegrityError:
+        team.league, team.entry_status = before
+        name_taken()  # another team of that name applied at the same moment
+        raise
     return team
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from crispy_forms.helper import FormHelper
 from django import forms
 
+from common.text import SingleLineFormField
 from rules.engine.dice import Element
 from rules.engine.records import MAX_FEAT_COUNT, MAX_POINTS, MatchRecord, NinjaRecord, TeamRecord
 
@@ -152,11 +153,11 @@ class ResultForm(forms.Form):
 
 class ConfirmForm(forms.Form):
     decision = forms.ChoiceField(choices=[("confirm", "Confirm"), ("reject", "Reject")])
-    reason = forms.CharField(max_length=200, required=False)
+    reason = SingleLineFormField(max_length=200, required=False)
 
 
 class VoidForm(forms.Form):
-    reason = forms.CharField(max_length=200, help_text="Why the result is voided (shown on the match page).")
+    reason = SingleLineFormField(max_length=200, help_text="Why the result is voided (shown on the match page).")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from common import text
 from league.models import HouseRules
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from rules.engine import league as rules_league
@@ -380,13 +381,14 @@ def match_confirm(*, match: Match, actor) -> Match:
 
 def match_reject(*, match: Match, actor, reason: str = "") -> Match:
     """Send a submitted result back for correction (the opponent or the master)."""
+    reason = text.clean_single_line(reason, field="reason", max_length=200)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status != Match.Status.SUBMITTED or locked.sequence_applied_at is not None:
             raise ValidationError("Only a submitted, unconfirmed result can be rejected.")
         if not can_confirm(actor, locked):
             raise PermissionDenied("Only an opposing player or the league's master may reject this result.")
-        locked.result_draft = {"rejected_record": locked.submitted_record, "reason": reason[:200]}
+        locked.result_draft = {"rejected_record": locked.submitted_record, "reason": reason}
         locked.submitted_record = None
         locked.status = Match.Status.SCHEDULED
         locked.submitted_by = None
@@ -663,7 +665,8 @@ def match_void(*, match: Match, actor, reason: str) -> Match:
     """Void the most recent result of its teams: every effect reversed by compensating rows."""
     if not is_master_of(actor, match) and not getattr(actor, "is_superuser", False):
         raise PermissionDenied("Only the league's ninja master may void a result.")
-    if not reason.strip():
+    reason = text.clean_single_line(reason, field="reason", max_length=200)
+    if not reason:
         raise ValidationError("Say why the result is voided.")
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
@@ -707,6 +710,6 @@ def match_void(*, match: Match, actor, reason: str) -> Match:
             )
         locked.status = Match.Status.VOIDED
         locked.voided_at = timezone.now()
-        locked.void_reason = reason.strip()[:200]
+        locked.void_reason = reason
         locked.save(update_fields=["status", "voided_at", "void_reason"])
     return locked

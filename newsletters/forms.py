@@ -6,6 +6,7 @@ from crispy_forms.helper import FormHelper
 from django import forms
 from django.core.exceptions import ValidationError
 
+from common.text import NameFormField
 from league.ui import StyledSubmit
 from newsletters.models import Newsletter
 from newsletters.periods import Period
@@ -32,6 +33,9 @@ class BuildForm(forms.Form):
 
 class EditorialForm(forms.ModelForm):
     """The master's title and editorial (Markdown). "Preview" shows it without saving."""
+
+    # The title is the emails' subject: one line, normalised like every name (common/text.py).
+    title = NameFormField(max_length=150)
 
     class Meta:
         model = Newsletter

@@ -28,6 +28,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from common import text
 from league.models import League, Season
 from matches.models import Match
 from newsletters import content, selectors
@@ -349,14 +350,12 @@ def newsletters_draft_due(*, now=None) -> list[Newsletter]:
 def newsletter_update(*, newsletter: Newsletter, title: str, editorial: str, actor) -> Newsletter:
     """The master edits a draft's title and editorial (rendered and sanitized now)."""
     require_master(actor, newsletter.league)
-    title = (title or "").strip()
-    if not title:
-        raise ValidationError({"title": "Give the newsletter a title."})
+    title = text.clean_name(title, field="title", max_length=150, what="the newsletter a title")
     with transaction.atomic():
         locked = Newsletter.objects.select_for_update().get(pk=newsletter.pk)
         if locked.is_published:
             raise ValidationError("This newsletter is published: it stays as it was published.")
-        locked.title = title[:150]
+        locked.title = title
         locked.editorial = editorial or ""
         locked.editorial_html = render_markdown(locked.editorial)
         locked.save(update_fields=["title", "editorial", "editorial_html", "updated_at"])

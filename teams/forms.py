@@ -4,6 +4,7 @@ from crispy_forms.helper import FormHelper
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from common.text import NameFormField, SingleLineFormField, fold, mixed_script_words, name_key
 from league.ui import StyledSubmit
 from rules.models import Clan, SpecialAbility
 from teams.services import recruit_check
@@ -28,10 +29,23 @@ class SignUpForm(CrispyMixin, UserCreationForm):
         super().__init__(*args, **kwargs)
         self._setup_helper()
 
+    def clean_username(self):
+        """Django's checks (letters, digits and @.+-_ only, NFKC, unique whatever the case), plus:
+        no word mixing alphabets, and no look-alike of an existing username (common/text.py)."""
+        username = super().clean_username()
+        if not username:
+            return username
+        if mixed_script_words(username):
+            raise forms.ValidationError("Write the username in one alphabet.", code="mixed_scripts")
+        key = name_key(username)
+        if key != fold(username) and self._meta.model.objects.filter(username__iexact=key).exists():
+            raise forms.ValidationError("This username looks the same as one already taken.", code="lookalike")
+        return username
+
 
 class TeamCreateForm(CrispyMixin, forms.Form):
     submit_label = "Create team"
-    name = forms.CharField(max_length=80)
+    name = NameFormField(max_length=80)
     clan = forms.ModelChoiceField(queryset=Clan.objects.all(), empty_label=None, help_text="One clan per team.")
     league = forms.ModelChoiceField(queryset=None, required=False, help_text="Apply to join a league (optional).")
 
@@ -46,7 +60,7 @@ class TeamCreateForm(CrispyMixin, forms.Form):
 
 class RecruitForm(CrispyMixin, forms.Form):
     submit_label = "Recruit"
-    name = forms.CharField(max_length=60, required=False, help_text="Leave blank for a default name.")
+    name = NameFormField(max_length=60, required=False, help_text="Leave blank for a default name.")
     abilities = forms.ModelMultipleChoiceField(
         queryset=SpecialAbility.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
@@ -104,7 +118,7 @@ class RecruitForm(CrispyMixin, forms.Form):
 
 class NinjaRenameForm(CrispyMixin, forms.Form):
     submit_label = "Rename"
-    name = forms.CharField(max_length=60)
+    name = NameFormField(max_length=60)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -114,7 +128,7 @@ class NinjaRenameForm(CrispyMixin, forms.Form):
 class TreasuryCorrectionForm(CrispyMixin, forms.Form):
     submit_label = "Post correction"
     amount = forms.IntegerField(min_value=-10000, max_value=10000, help_text="Koban to add (negative to remove).")
-    note = forms.CharField(max_length=200)
+    note = SingleLineFormField(max_length=200)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

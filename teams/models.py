@@ -12,10 +12,11 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from common.text import NameField, NameKeyField, NameKeyMixin, SingleLineField
 from rules.models import Keyword, Profile, SpecialAbility
 
 
-class Team(models.Model):
+class Team(NameKeyMixin, models.Model):
     class Status(models.TextChoices):
         BUILDING = "building", "Building"
         READY = "ready", "Ready"
@@ -27,7 +28,8 @@ class Team(models.Model):
         ACCEPTED = "accepted", "Accepted"
         REFUSED = "refused", "Refused"
 
-    name = models.CharField(max_length=80)
+    name = NameField(max_length=80)
+    name_key = NameKeyField(source="name", help_text="What uniqueness in a league compares (common/text.py)")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="teams")
     clan = models.ForeignKey("rules.Clan", on_delete=models.PROTECT, related_name="teams")
     league = models.ForeignKey("league.League", null=True, blank=True, on_delete=models.PROTECT, related_name="teams")
@@ -40,7 +42,12 @@ class Team(models.Model):
         ordering = ["name"]
         constraints = [
             models.CheckConstraint(condition=models.Q(treasury__gte=0), name="team_treasury_not_negative"),
-            models.UniqueConstraint(fields=["league", "name"], name="team_name_unique_in_league"),
+            models.UniqueConstraint(
+                fields=["league", "name_key"],
+                name="team_name_key_unique_in_league",
+                violation_error_message="A team with this name (or one that looks the same) is already in this league.",
+            ),
+            models.CheckConstraint(condition=~models.Q(name_key=""), name="team_name_not_blank"),
         ]
 
     def __str__(self) -> str:
@@ -50,7 +57,7 @@ class Team(models.Model):
         return reverse("teams:detail", kwargs={"pk": self.pk})
 
 
-class Ninja(models.Model):
+class Ninja(NameKeyMixin, models.Model):
     """A model on a team's roster (called a ninja even when it is a hero or a ronin)."""
 
     class Status(models.TextChoices):
@@ -59,7 +66,8 @@ class Ninja(models.Model):
 
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="ninjas")
     profile = models.ForeignKey(Profile, on_delete=models.PROTECT, related_name="ninjas")
-    name = models.CharField(max_length=60)
+    name = NameField(max_length=60)
+    name_key = NameKeyField(source="name", help_text="What uniqueness on the roster compares (common/text.py)")
     chosen_abilities = models.ManyToManyField(SpecialAbility, blank=True, related_name="chosen_by")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.ACTIVE)
     xp = models.PositiveIntegerField(default=0, help_text="Sum of XP events, kept in step")
@@ -67,14 +75,18 @@ class Ninja(models.Model):
     starts_in_healing_house = models.BooleanField(default=False)
     hired_at = models.DateTimeField(auto_now_add=True)
     released_at = models.DateTimeField(null=True, blank=True)
-    release_reason = models.CharField(max_length=200, blank=True)
+    release_reason = SingleLineField(max_length=200, blank=True)
 
     class Meta:
         ordering = ["team", "profile__order", "id"]
         constraints = [
             models.UniqueConstraint(
-                fields=["team", "name"], condition=models.Q(status="active"), name="ninja_name_unique_active"
+                fields=["team", "name_key"],
+                condition=models.Q(status="active"),
+                name="ninja_name_key_unique_active",
+                violation_error_message="A ninja with this name (or one that looks the same) is already on the team.",
             ),
+            models.CheckConstraint(condition=~models.Q(name_key=""), name="ninja_name_not_blank"),
         ]
 
     def __str__(self) -> str:
@@ -176,7 +188,7 @@ class TreasuryEntry(models.Model):
     team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="ledger")
     amount = models.IntegerField()
     reason = models.CharField(max_length=12, choices=Reason.choices)
-    note = models.CharField(max_length=200, blank=True)
+    note = SingleLineField(max_length=200, blank=True)
     match = models.ForeignKey(
         "matches.Match", null=True, blank=True, on_delete=models.PROTECT, related_name="treasury_entries"
     )

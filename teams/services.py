@@ -10,9 +10,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from common import text
 from rules.engine import recruitment
 from rules.engine.league import STARTING_KOBAN
 from rules.engine.recruitment import ChosenAbility, RecruitCheck, RecruitTeam
@@ -74,7 +75,8 @@ def treasury_correct(*, team: Team, amount: int, note: str, actor) -> TreasuryEn
     """A master's correction: a new ledger row, never an edit of history."""
     if amount == 0:
         raise ValidationError("A correction must change the balance.")
-    if not note.strip():
+    note = text.clean_single_line(note, field="note", max_length=200)
+    if not note:
         raise ValidationError("Say why the treasury is corrected.")
     return treasury_post(team=team, amount=amount, reason=TreasuryEntry.Reason.CORRECTION, note=note, actor=actor)
 
@@ -82,24 +84,33 @@ def treasury_correct(*, team: Team, amount: int, note: str, actor) -> TreasuryEn
 # --- teams ---------------------------------------------------------------------------------------
 
 
+def _team_name_taken(name: str, league) -> None:
+    if league is None:
+        return
+    existing = Team.objects.filter(league=league, name_key=text.name_key(name)).values_list("name", flat=True).first()
+    if existing is not None:
+        raise ValidationError({"name": text.same_name_message(name, existing, thing="team", where=f" in {league}")})
+
+
 def team_create(*, owner, name: str, clan, league=None) -> Team:
-    name = name.strip()
-    if not name:
-        raise ValidationError({"name": "Give your team a name."})
-    if league is not None and Team.objects.filter(league=league, name__iexact=name).exists():
-        raise ValidationError({"name": "A team with this name is already in this league."})
+    name = text.clean_name(name, max_length=Team._meta.get_field("name").max_length, what="your team a name")
+    _team_name_taken(name, league)
     starting = league.starting_koban if league is not None else STARTING_KOBAN
-    with transaction.atomic():
-        team = Team.objects.create(
-            owner=owner,
-            name=name,
-            clan=clan,
-            league=league,
-            entry_status=Team.EntryStatus.PENDING if league is not None else Team.EntryStatus.NONE,
-        )
-        treasury_post(
-            team=team, amount=starting, reason=TreasuryEntry.Reason.STARTING, note="Starting koban", actor=owner
-        )
+    try:
+        with transaction.atomic():
+            team = Team.objects.create(
+                owner=owner,
+                name=name,
+                clan=clan,
+                league=league,
+                entry_status=Team.EntryStatus.PENDING if league is not None else Team.EntryStatus.NONE,
+            )
+            treasury_post(
+                team=team, amount=starting, reason=TreasuryEntry.Reason.STARTING, note="Starting koban", actor=owner
+            )
+    except IntegrityError:
+        _team_name_taken(name, league)  # the same name applied to the league at the same moment
+        raise
     return team
 
 
@@ -121,16 +132,23 @@ def recruit_check(
 
 
 def default_ninja_name(*, team: Team, profile: Profile) -> str:
-    if profile.is_hero:
-        base = profile.name
-        if not team.ninjas.filter(status=Ninja.Status.ACTIVE, name=base).exists():
-            return base
+    taken = set(team.ninjas.filter(status=Ninja.Status.ACTIVE).values_list("name_key", flat=True))
     base = profile.name
-    taken = set(team.ninjas.filter(status=Ninja.Status.ACTIVE).values_list("name", flat=True))
+    if profile.is_hero and text.name_key(base) not in taken:
+        return base
     n = team.ninjas.filter(profile=profile).count() + 1
-    while f"{base} {n}" in taken:
+    while text.name_key(f"{base} {n}") in taken:
         n += 1
     return f"{base} {n}"
+
+
+def _ninja_name_taken(team: Team, name: str, *, exclude=None) -> None:
+    same = team.ninjas.filter(status=Ninja.Status.ACTIVE, name_key=text.name_key(name))
+    if exclude is not None:
+        same = same.exclude(pk=exclude.pk)
+    existing = same.values_list("name", flat=True).first()
+    if existing is not None:
+        raise ValidationError({"name": text.same_name_message(name, existing, thing="ninja", where=" on the team")})
 
 
 def team_recruit(
@@ -143,9 +161,11 @@ def team_recruit(
         check = recruit_check(team=locked, profile=profile, chosen_abilities=chosen)
         if check.problems:
             raise ValidationError(list(check.problems))
-        name = (name or "").strip() or default_ninja_name(team=locked, profile=profile)
-        if locked.ninjas.filter(status=Ninja.Status.ACTIVE, name=name).exists():
-            raise ValidationError({"name": f"A ninja called {name!r} is already on the team."})
+        if text.normalize_name(name):
+            name = text.clean_name(name, max_length=Ninja._meta.get_field("name").max_length)
+        else:
+            name = default_ninja_name(team=locked, profile=profile)
+        _ninja_name_taken(locked, name)
         ninja = Ninja.objects.create(team=locked, profile=profile, name=name)
         if chosen:
             ninja.chosen_abilities.set(chosen)
@@ -161,13 +181,12 @@ def team_recruit(
 
 
 def ninja_rename(*, ninja: Ninja, name: str) -> Ninja:
-    name = name.strip()
-    if not name:
-        raise ValidationError({"name": "A ninja needs a name."})
-    if ninja.team.ninjas.filter(status=Ninja.Status.ACTIVE, name=name).exclude(pk=ninja.pk).exists():
-        raise ValidationError({"name": f"A ninja called {name!r} is already on the team."})
-    ninja.name = name
-    ninja.save(update_fields=["name"])
+    name = text.clean_name(name, max_length=Ninja._meta.get_field("name").max_length, what="the ninja a name")
+    with transaction.atomic():
+        team = Team.objects.select_for_update().get(pk=ninja.team_id)  # one rename of the roster at a time
+        _ninja_name_taken(team, name, exclude=ninja)
+        ninja.name = name
+        ninja.save(update_fields=["name"])
     return ninja
 
 

@@ -1,0 +1,33 @@
+"""Middleware of the project (the league package is also the project).
+
+``RejectControlCharactersMiddleware`` closes a class of server errors at the door: a URL whose path
+holds a control character (``/leagues/tasks/%00/``) is a 404, whatever view and converter it would
+reach, and a query string holding a NUL byte is a 400. PostgreSQL refuses NUL bytes in text, so
+such a value reaching a query was a 500 (issue 11, finding 6). No page of the site has a control
+character in its address, so nothing legitimate is refused.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from django.core.exceptions import BadRequest
+from django.http import Http404
+
+
+def _has_control_character(value: str) -> bool:
+    return any(unicodedata.category(ch) == "Cc" for ch in value)
+
+
+class RejectControlCharactersMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if _has_control_character(request.path_info):
+            raise Http404("No page has a control character in its address.")
+        if "\x00" in request.META.get("QUERY_STRING", "") or any(
+            "\x00" in key or any("\x00" in v for v in values) for key, values in request.GET.lists()
+        ):
+            raise BadRequest("A NUL byte in the query string.")
+        return self.get_response(request)
