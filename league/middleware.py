@@ -1,5 +1,10 @@
 """Middleware of the project (the league package is also the project).
 
+``RequestSizeLimitMiddleware`` answers 413 to a request whose body is larger than
+``REQUEST_BODY_MAX_SIZE`` before anything reads it (the CSRF check reads the form), whatever its
+kind: Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE`` does not count uploaded files, so a 30 MB multipart
+body was read and accepted (issue 11, finding 8).
+
 ``RejectControlCharactersMiddleware`` closes a class of server errors at the door: a URL whose path
 holds a control character (``/leagues/tasks/%00/``) is a 404, whatever view and converter it would
 reach, and a query string holding a NUL byte is a 400. PostgreSQL refuses NUL bytes in text, so
@@ -11,8 +16,9 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.conf import settings
 from django.core.exceptions import BadRequest
-from django.http import Http404
+from django.http import Http404, HttpResponse
 
 
 def _has_control_character(value: str) -> bool:
@@ -30,4 +36,22 @@ class RejectControlCharactersMiddleware:
             "\x00" in key or any("\x00" in v for v in values) for key, values in request.GET.lists()
         ):
             raise BadRequest("A NUL byte in the query string.")
+        return self.get_response(request)
+
+
+class RequestSizeLimitMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            raise BadRequest("The Content-Length header is not a number.") from None
+        if length > settings.REQUEST_BODY_MAX_SIZE:
+            return HttpResponse(
+                f"The request is too large: at most {settings.REQUEST_BODY_MAX_SIZE // 1024} KB.\n",
+                status=413,
+                content_type="text/plain; charset=utf-8",
+            )
         return self.get_response(request)

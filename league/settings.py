@@ -63,6 +63,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "league.middleware.RequestSizeLimitMiddleware",
     "league.middleware.RejectControlCharactersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -75,18 +76,25 @@ MIDDLEWARE = [
     "league.pagecache.AnonymousPageCacheMiddleware",
 ]
 
-# Login attempts are rate-limited by django-axes: after AXES_FAILURE_LIMIT failures for a username
-# from one address, that combination is locked out for AXES_COOLOFF_TIME.
+# Login attempts are rate-limited by django-axes (teams/throttling.py): after AXES_FAILURE_LIMIT
+# failures for a username from one address, or AXES_FAILURE_LIMIT_PER_ADDRESS failures from one
+# address whatever the usernames (a password spray), that username or address is locked out for
+# AXES_COOLOFF_TIME. A wrong old password on the password-change page counts as a failed log-in.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
+AXES_HANDLER = "teams.throttling.LeagueAxesHandler"
 AXES_FAILURE_LIMIT = int(os.environ.get("AXES_FAILURE_LIMIT", "5"))
+AXES_FAILURE_LIMIT_PER_ADDRESS = int(os.environ.get("AXES_FAILURE_LIMIT_PER_ADDRESS", "20"))
 AXES_COOLOFF_TIME = 0.25  # hours
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Sign-up attempts (posted forms) per address per window (teams/throttling.py).
+SIGNUP_RATE_LIMIT = int(os.environ.get("SIGNUP_RATE_LIMIT", "10"))
+SIGNUP_RATE_WINDOW = 3600  # seconds
 
 ROOT_URLCONF = "league.urls"
 
@@ -127,10 +135,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 12}},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "teams.passwords.LowVarietyPasswordValidator"},
 ]
+
+# Request sizes: no page takes files, and no form needs more than a few hundred kilobytes (the
+# longest is a newsletter's editorial). league.middleware.RequestSizeLimitMiddleware answers 413
+# to any body over REQUEST_BODY_MAX_SIZE before it is read; Django's own limits stand behind it.
+REQUEST_BODY_MAX_SIZE = 2 * 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
+DATA_UPLOAD_MAX_NUMBER_FILES = 0
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from crispy_forms.helper import FormHelper
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth import authenticate
+from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 
 from common.text import NameFormField, SingleLineFormField, fold, mixed_script_words, name_key
 from league.ui import StyledSubmit
@@ -41,6 +42,23 @@ class SignUpForm(CrispyMixin, UserCreationForm):
         if key != fold(username) and self._meta.model.objects.filter(username__iexact=key).exists():
             raise forms.ValidationError("This username looks the same as one already taken.", code="lookalike")
         return username
+
+
+class ThrottledPasswordChangeForm(PasswordChangeForm):
+    """Django's password change, with the old password checked by ``authenticate``: through
+    django-axes, so wrong old passwords count as failed log-ins of the user from that address and
+    are throttled like them (teams/throttling.py)."""
+
+    def __init__(self, user, *args, request=None, **kwargs):
+        self.request = request
+        super().__init__(user, *args, **kwargs)
+
+    def clean_old_password(self):
+        old_password = self.cleaned_data["old_password"]
+        checked = authenticate(self.request, username=self.user.get_username(), password=old_password)
+        if checked is None or checked.pk != self.user.pk:
+            raise forms.ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        return old_password
 
 
 class TeamCreateForm(CrispyMixin, forms.Form):

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
@@ -13,9 +14,10 @@ from league.ui import add_service_errors
 from rules.engine import recruitment
 from rules.models import Profile
 from teams import selectors, services
-from teams.forms import NinjaRenameForm, RecruitForm, SignUpForm, TeamCreateForm
+from teams.forms import NinjaRenameForm, RecruitForm, SignUpForm, TeamCreateForm, ThrottledPasswordChangeForm
 from teams.models import Ninja, Team
 from teams.permissions import can_manage_team, can_withdraw_application, require_manage_team
+from teams.throttling import signup_allowed
 
 #: Game records shown on the team scroll before "show all".
 SCROLL_GAMES = 20
@@ -24,6 +26,8 @@ SCROLL_GAMES = 20
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
+    if request.method == "POST" and not signup_allowed(request):
+        return render(request, "registration/signup_throttled.html", status=429)
     form = SignUpForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
@@ -31,6 +35,15 @@ def signup(request: HttpRequest) -> HttpResponse:
         messages.success(request, f"Welcome, {user.username}! Create your first team.")
         return redirect("teams:create")
     return render(request, "registration/signup.html", {"form": form})
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Django's page, with wrong old passwords throttled like failed log-ins."""
+
+    form_class = ThrottledPasswordChangeForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
 
 
 def team_list(request: HttpRequest) -> HttpResponse:

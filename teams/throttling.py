@@ -1,0 +1,74 @@
+"""Limits on guessing passwords and on making accounts (issue 11, finding 8).
+
+* Log-in: django-axes counts failures per username *and* address (``AXES_FAILURE_LIMIT``, 5) and
+  per address alone (``AXES_FAILURE_LIMIT_PER_ADDRESS``, 20): a password spray over many usernames
+  from one address is stopped too, while a club sharing one address is not locked out by one
+  player's typos. :class:`LeagueAxesHandler` is axes' database handler with the two limits, and a
+  successful log-in clears only that username's count at the address (axes' own handler would
+  clear the whole address, so a sprayer could reset it by logging in to an account of their own).
+* Password change: a wrong old password counts as a failed log-in of that user from that address
+  (the form asks Django's ``authenticate``, which goes through axes), so it is throttled the same.
+* Sign-up: at most ``SIGNUP_RATE_LIMIT`` attempts (posted forms) per address per
+  ``SIGNUP_RATE_WINDOW`` seconds, counted in the cache (Redis in production, shared by every
+  worker; a process's memory without it).
+"""
+
+from __future__ import annotations
+
+from axes.conf import settings as axes_settings
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_client_ip_address, get_failure_limit, get_lockout_parameters
+from django.conf import settings
+from django.core.cache import cache
+from django.db.models import Sum
+
+
+def _is_address_only(parameter) -> bool:
+    return parameter == "ip_address" or (not isinstance(parameter, str) and list(parameter) == ["ip_address"])
+
+
+class LeagueAxesHandler(AxesDatabaseHandler):
+    """axes' database handler with a limit of its own for the address-only count."""
+
+    def get_failures(self, request, credentials=None) -> int:
+        """The worst count, the address-only one scaled so that reaching AXES_FAILURE_LIMIT_PER_ADDRESS
+        counts as reaching AXES_FAILURE_LIMIT (axes compares one number with one limit)."""
+        limit = get_failure_limit(request, credentials)
+        per_address = max(getattr(settings, "AXES_FAILURE_LIMIT_PER_ADDRESS", limit), 1)
+        worst = 0
+        parameters = get_lockout_parameters(request, credentials)
+        for parameter, attempts in zip(parameters, self.get_user_attempts(request, credentials)):
+            failures = attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0
+            if _is_address_only(parameter):
+                failures = failures * limit // per_address
+            worst = max(worst, failures)
+        return worst
+
+    def reset_user_attempts(self, request, credentials=None) -> int:
+        """On a successful log-in, clear the counts that name the user, never the address's own."""
+        count = 0
+        parameters = get_lockout_parameters(request, credentials)
+        for parameter, attempts in zip(parameters, self.filter_user_attempts(request, credentials)):
+            if not _is_address_only(parameter):
+                count += attempts.delete()[0]
+        return count
+
+
+def client_address(request) -> str:
+    """The client's address as axes sees it (REMOTE_ADDR unless axes is told about a proxy)."""
+    return get_client_ip_address(request) or request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def signup_allowed(request) -> bool:
+    """Count this sign-up attempt for its address; False once the address is over its limit."""
+    if not axes_settings.AXES_ENABLED:  # the test suite's switch for every log-in limit
+        return True
+    limit = settings.SIGNUP_RATE_LIMIT
+    key = f"signup-attempts:{client_address(request)}"
+    cache.add(key, 0, timeout=settings.SIGNUP_RATE_WINDOW)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, timeout=settings.SIGNUP_RATE_WINDOW)
+        count = 1
+    return count <= limit
