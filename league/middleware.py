@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.core.exceptions import BadRequest
 from django.http import Http404, HttpResponse
 
@@ -55,3 +56,23 @@ class RequestSizeLimitMiddleware:
                 content_type="text/plain; charset=utf-8",
             )
         return self.get_response(request)
+
+
+class PrivatePagesMiddleware:
+    """``Cache-Control: private, no-store`` on every answer to a signed-in member: their pages show
+    their teams, drafts and forms, which no shared cache (a proxy, a CDN) and no browser history on
+    a shared computer should keep (issue 11, finding 9). After AuthenticationMiddleware; static
+    files are answered before it (WhiteNoise) and keep their long cache lifetime."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        # The session says who is signed in (after a log-in or log-out in this request too), without
+        # the query that loading request.user would add to pages that never needed it.
+        session = getattr(request, "session", None)
+        if session is not None and SESSION_KEY in session:
+            response.headers.pop("Expires", None)
+            response["Cache-Control"] = "private, no-store"
+        return response

@@ -55,6 +55,15 @@ class Walk:
 
     def watch(self, page, who: str) -> None:
         page.on("pageerror", lambda exc: self.problems.append(f"{who}: JavaScript error: {exc}"))
+        # The Content-Security-Policy refuses anything inline: a page that still needed it says so here.
+        page.on(
+            "console",
+            lambda msg: (
+                self.problems.append(f"{who}: {msg.text}")
+                if "Content Security Policy" in msg.text or "Refused to" in msg.text
+                else None
+            ),
+        )
         page.on(
             "response",
             lambda r: (
