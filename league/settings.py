@@ -120,6 +120,17 @@ TEMPLATES = [
 WSGI_APPLICATION = "league.wsgi.application"
 ASGI_APPLICATION = "league.asgi.application"
 
+#: SQLite (the default) under concurrent requests: write-ahead logging (readers and the writer do
+#: not block each other), a busy timeout (a request waits up to 20 s for the write lock instead of
+#: failing), and transactions that take the write lock when they begin (BEGIN IMMEDIATE): a
+#: deferred transaction that read first and then wanted to write, while another was writing, got
+#: "database is locked" at once, whatever the timeout (issue 11, finding 10).
+SQLITE_OPTIONS = {
+    "timeout": 20,
+    "transaction_mode": "IMMEDIATE",
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL",
+}
+
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
@@ -127,13 +138,9 @@ if DATABASE_URL:
         # The league table's aggregate is cheap to run but costly to JIT-compile on every request.
         DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c jit=off"
 else:
-    DATABASES = {
-        "default": {
-            "ENGINE": "django.db.backends.sqlite3",
-            "NAME": BASE_DIR / "db.sqlite3",
-            "OPTIONS": {"timeout": 20},
-        }
-    }
+    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
