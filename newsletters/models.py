@@ -11,8 +11,15 @@ the page costs the same few queries whatever the number of matches it reports.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxLengthValidator
 from django.db import models
+from django.db.models.functions import Length
+from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
+
+#: The longest editorial accepted (characters): about 3,000 words, far more than a newsletter's
+#: editorial needs, and small enough that the worst Markdown renders in milliseconds (issue 11).
+EDITORIAL_MAX_LENGTH = 20_000
 
 
 class Newsletter(models.Model):
@@ -49,7 +56,12 @@ class Newsletter(models.Model):
     )
     sort_key = models.PositiveIntegerField(default=0, help_text="Orders newsletters of one season and kind")
     title = models.CharField(max_length=150)
-    editorial = models.TextField(blank=True, help_text="The master's words, in Markdown")
+    editorial = models.TextField(
+        blank=True,
+        max_length=EDITORIAL_MAX_LENGTH,
+        validators=[MaxLengthValidator(EDITORIAL_MAX_LENGTH)],
+        help_text="The master's words, in Markdown",
+    )
     editorial_html = models.TextField(blank=True, help_text="The editorial rendered and sanitized when saved")
     sections = models.JSONField(default=dict, blank=True, help_text="Generated facts, as built")
     content_html = models.TextField(blank=True, help_text="Generated sections rendered at build time")
@@ -77,6 +89,10 @@ class Newsletter(models.Model):
             models.CheckConstraint(
                 condition=models.Q(status="draft") | models.Q(published_at__isnull=False),
                 name="newsletter_published_has_date",
+            ),
+            models.CheckConstraint(
+                condition=LessThanOrEqual(Length("editorial"), EDITORIAL_MAX_LENGTH),
+                name="newsletter_editorial_max_length",
             ),
         ]
         indexes = [models.Index(fields=["league", "status", "-published_at"])]

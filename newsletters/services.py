@@ -15,11 +15,13 @@ Idempotent by construction:
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from collections.abc import Callable
 
-import markdown
+import cmarkgfm
 import nh3
+from cmarkgfm.cmark import Options as CmarkOptions
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives
@@ -32,7 +34,7 @@ from common import text
 from league.models import League, Season
 from matches.models import Match
 from newsletters import content, selectors
-from newsletters.models import Newsletter, NewsletterDelivery
+from newsletters.models import EDITORIAL_MAX_LENGTH, Newsletter, NewsletterDelivery
 from newsletters.periods import Period, last_complete_week
 from newsletters.permissions import require_master
 from outbox.dispatch import dispatch_now
@@ -87,18 +89,67 @@ EDITORIAL_ATTRIBUTES = {
 }
 
 
+#: GitHub-flavoured Markdown: tables, ~~strikethrough~~ and bare links, on top of CommonMark.
+MARKDOWN_EXTENSIONS = ("table", "strikethrough", "autolink")
+#: Elements nested deeper than this lose their tags (the text stays). The sanitiser's HTML parser
+#: costs time in proportion to the depth at every tag, so 20,000 ">" (one blockquote inside the
+#: next) took it 1.4 s; no editorial needs more than a few levels.
+MAX_NESTING = 32
+_TAG = re.compile(r"<(/?)([a-zA-Z][a-zA-Z0-9]*)[^<>]*?(/?)>")
+_VOID = frozenset({"area", "br", "col", "embed", "hr", "img", "input", "source", "track", "wbr"})
+
+
+def cap_nesting(html: str, limit: int = MAX_NESTING) -> str:
+    """Drop the tags of elements nested more than ``limit`` deep, in one pass (linear). The result
+    still goes through the sanitiser, so unbalanced raw HTML can only lose tags, never gain any."""
+    depth, out, pos = 0, [], 0
+    for tag in _TAG.finditer(html):
+        closing, name, self_closing = tag.group(1), tag.group(2).lower(), tag.group(3)
+        if name in _VOID or self_closing:
+            continue
+        if closing:
+            keep = depth <= limit
+            depth = max(0, depth - 1)
+        else:
+            depth += 1
+            keep = depth <= limit
+        if not keep:
+            out.append(html[pos : tag.start()])
+            pos = tag.end()
+    out.append(html[pos:])
+    return "".join(out)
+
+
 def render_markdown(text: str) -> str:
-    """The master's Markdown as HTML safe to show on the site and in email (nh3 keeps a small set
-    of tags; scripts, styles and event handlers are removed with their content)."""
-    html = markdown.markdown(text or "", extensions=["extra", "sane_lists"], output_format="html")
+    """The master's Markdown as HTML safe to show on the site and in email.
+
+    Rendered by cmark-gfm (CommonMark's reference parser in C, with GitHub's extensions), whose
+    cost is linear in the input: the worst inputs known at the editorial's length limit render in
+    milliseconds (tests/newsletters/test_editorial_limits.py; benchmarks/markdown_worst.py).
+    Raw HTML is passed to nh3, which keeps a small set of tags and removes scripts, styles and
+    event handlers with their content; elements nested more than MAX_NESTING deep lose their tags
+    first. Call it outside any transaction: it holds no lock.
+    """
+    html = cmarkgfm.markdown_to_html_with_extensions(
+        text or "", options=CmarkOptions.CMARK_OPT_UNSAFE, extensions=MARKDOWN_EXTENSIONS
+    )
     return nh3.clean(
-        html,
+        cap_nesting(html),
         tags=EDITORIAL_TAGS,
         attributes=EDITORIAL_ATTRIBUTES,
         url_schemes={"http", "https", "mailto"},
         link_rel="noopener noreferrer nofollow",
         clean_content_tags={"script", "style"},
-    )
+    ).strip()
+
+
+def validate_editorial(editorial: str) -> str:
+    editorial = editorial or ""
+    if len(editorial) > EDITORIAL_MAX_LENGTH:
+        raise ValidationError(
+            {"editorial": f"Keep the editorial under {EDITORIAL_MAX_LENGTH:,} characters (it has {len(editorial):,})."}
+        )
+    return editorial
 
 
 # --- requesting and building -----------------------------------------------------------------------
@@ -348,25 +399,36 @@ def newsletters_draft_due(*, now=None) -> list[Newsletter]:
 
 
 def newsletter_update(*, newsletter: Newsletter, title: str, editorial: str, actor) -> Newsletter:
-    """The master edits a draft's title and editorial (rendered and sanitized now)."""
+    """The master edits a draft's title and editorial (rendered and sanitized now, before the row
+    is locked: the lock is held only to check and write)."""
     require_master(actor, newsletter.league)
     title = text.clean_name(title, field="title", max_length=150, what="the newsletter a title")
+    editorial = validate_editorial(editorial)
+    editorial_html = render_markdown(editorial)
     with transaction.atomic():
         locked = Newsletter.objects.select_for_update().get(pk=newsletter.pk)
         if locked.is_published:
             raise ValidationError("This newsletter is published: it stays as it was published.")
         locked.title = title
-        locked.editorial = editorial or ""
-        locked.editorial_html = render_markdown(locked.editorial)
+        locked.editorial = editorial
+        locked.editorial_html = editorial_html
         locked.save(update_fields=["title", "editorial", "editorial_html", "updated_at"])
     return locked
 
 
 def newsletter_publish(*, newsletter: Newsletter, actor, base_url: str = "", send_email: bool = True) -> Newsletter:
-    """Publish a built draft: it is frozen from now on. Emails every player (one task each)."""
+    """Publish a built draft: it is frozen from now on. Emails every player (one task each).
+
+    The editorial is rendered afresh before the row lock is taken; under the lock, an editorial
+    changed in the meantime (another tab saved it) stops the publication, so what is published is
+    what was rendered."""
     require_master(actor, newsletter.league)
+    editorial = Newsletter.objects.values_list("editorial", flat=True).get(pk=newsletter.pk)
+    editorial_html = render_markdown(editorial)
     with transaction.atomic():
         locked = Newsletter.objects.select_for_update().select_related("league").get(pk=newsletter.pk)
+        if locked.editorial != editorial:
+            raise ValidationError("The editorial was changed while publishing: review the draft and publish again.")
         if locked.is_published:
             raise ValidationError("This newsletter is already published.")
         if locked.is_building:
@@ -377,7 +439,7 @@ def newsletter_publish(*, newsletter: Newsletter, actor, base_url: str = "", sen
         locked.status = Newsletter.Status.PUBLISHED
         locked.published_at = now
         locked.published_by = actor
-        locked.editorial_html = render_markdown(locked.editorial)
+        locked.editorial_html = editorial_html
         locked.permalink = absolute_url(locked.get_absolute_url(), base_url)
         locked.save(
             update_fields=["status", "published_at", "published_by", "editorial_html", "permalink", "updated_at"]
