@@ -1,15 +1,28 @@
 """Whole-page cache for anonymous readers of the public pages (league tables, fixtures, team
 scrolls, match pages, newsletters, the rules).
 
-Every cached page is keyed by a site-wide *data version*. Anything that writes bumps the version
-— every unsafe request (POST and the like) after its response, and every Celery task when it
-ends — so a reader never sees a page older than the last write; the cache timeout is only a
-backstop for writes made outside both (a shell). Logged-in users always get a fresh page.
+Every cached page is keyed by a site-wide *data version*, which moves when data shown on the
+site was really written: a database execute-wrapper (installed on every connection by
+``LeagueConfig.ready``) notices each INSERT, UPDATE or DELETE on a table of the site's apps (or
+the users table) and bumps the version when the transaction that wrote commits (at once in
+autocommit). Requests that write nothing (a CSRF-rejected POST, a POST to a missing path,
+OPTIONS, a failed log-in that only writes django-axes' bookkeeping) leave it alone, whatever
+their method, and so does every process that reads (web, worker, beat). The cache timeout is a
+backstop for writes made outside Django (psql). Logged-in users always get a fresh page.
+
+A page's key is its URL name, its converted arguments and the query parameters the page reads
+(``QUERY_PARAMETERS``), normalised; other parameters (``?utm_source=...``) are not part of the
+key, and a known parameter with a value the page does not understand bypasses the cache, so
+query strings cannot multiply the entries of a page beyond a small bound.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import re
+from collections.abc import Callable
+from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import cache
@@ -18,6 +31,7 @@ from django.urls import Resolver404, resolve
 logger = logging.getLogger(__name__)
 
 VERSION_KEY = "moonlight:data-version"
+PAGE_KEY_PREFIX = "moonlight:page:"
 
 #: URL names whose anonymous GET responses may be cached (public, read-only pages).
 CACHEABLE = {
@@ -44,6 +58,31 @@ CACHEABLE = {
     "newsletters:detail",
 }
 
+#: The largest page number cached (a list that long is read page by page, uncached, past it).
+MAX_CACHED_PAGE = 200
+
+
+def _page_number(value: str) -> str | None:
+    if not value.isdigit() or len(value) > 4 or not 1 <= int(value) <= MAX_CACHED_PAGE:
+        return None
+    return "" if int(value) == 1 else str(int(value))  # page 1 is the page without a number
+
+
+def _exactly(*allowed: str) -> Callable[[str], str | None]:
+    return lambda value: value if value in allowed else None
+
+
+#: The query parameters each cacheable page reads, with a normaliser: the value's canonical form
+#: ("" for the default, the same page as without it) or None when the page cannot be cached with
+#: it. A page not listed here reads no parameter. Keep this in step with the views.
+QUERY_PARAMETERS: dict[str, dict[str, Callable[[str], str | None]]] = {
+    "teams:list": {"page": _page_number},
+    "teams:ledger": {"page": _page_number},
+    "teams:detail": {"games": _exactly("all")},
+}
+#: Pages whose query string is a whole form (the odds calculator): cached only without one.
+UNCACHED_WITH_QUERY = {"rules:odds"}
+
 
 def data_version() -> int:
     version = cache.get(VERSION_KEY)
@@ -67,22 +106,112 @@ def bump_data_version() -> None:
         logger.warning("page cache unreachable: could not bump the data version")
 
 
+# --- noticing writes ---------------------------------------------------------------------------
+
+#: Apps whose tables hold what the public pages show; the users table is added (names on pages).
+#: Bookkeeping (sessions, django-axes, the outbox, django-celery-beat, the admin log) is not.
+PAGE_DATA_APPS = ("rules", "teams", "matches", "league", "newsletters")
+_WRITE = re.compile(
+    r"\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|REPLACE\s+INTO|TRUNCATE(?:\s+TABLE)?)\s+[\"`]?([\w.]+)",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=1)
+def page_data_tables() -> frozenset[str]:
+    from django.apps import apps
+    from django.contrib.auth import get_user_model
+
+    tables = {
+        model._meta.db_table
+        for label in PAGE_DATA_APPS
+        for model in apps.get_app_config(label).get_models(include_auto_created=True)
+    }
+    tables.add(get_user_model()._meta.db_table)
+    return frozenset(tables)
+
+
+def writes_page_data(sql: str) -> bool:
+    """Whether a statement writes a table whose rows the public pages show."""
+    found = _WRITE.match(sql)
+    return found is not None and found.group(1).rsplit(".", 1)[-1] in page_data_tables()
+
+
+def bump_after_commit(connection) -> None:
+    """Bump the version when the current transaction commits (once per transaction, however many
+    statements wrote), or now in autocommit. A rolled-back transaction drops the bump with it."""
+    if not connection.in_atomic_block:
+        bump_data_version()
+        return
+    if not any(entry[1] is bump_data_version for entry in connection.run_on_commit):
+        connection.on_commit(bump_data_version, robust=True)
+
+
+def notice_writes(execute, sql, params, many, context):
+    """Database execute-wrapper: after a statement that wrote page data, bump on commit."""
+    result = execute(sql, params, many, context)
+    if isinstance(sql, str) and writes_page_data(sql):
+        bump_after_commit(context["connection"])
+    return result
+
+
+def watch_writes(sender=None, connection=None, **kwargs) -> None:
+    """``connection_created`` receiver: wrap the new connection's statements (once). First in the
+    list, so a ``with connection.execute_wrapper(...)`` block around a reconnect pops its own."""
+    if notice_writes not in connection.execute_wrappers:
+        connection.execute_wrappers.insert(0, notice_writes)
+
+
+# --- serving ---------------------------------------------------------------------------------------
+
+
+def page_key(request) -> str | None:
+    """The cache key of an anonymous GET, or None when the page is not cached. The key is the
+    page's identity (URL name, converted arguments, the query parameters it reads, normalised),
+    so "/teams/007/?utm_source=x" and "/teams/7/" are one entry."""
+    if "messages" in request.COOKIES or settings.SESSION_COOKIE_NAME in request.COOKIES:
+        return None  # a session may carry a login or flash messages: render afresh
+    try:
+        match = resolve(request.path_info)
+    except Resolver404:
+        return None
+    name = match.view_name
+    if name not in CACHEABLE or match.args:
+        return None
+    if request.GET and name in UNCACHED_WITH_QUERY:
+        return None
+    query = []
+    for param, normalise in sorted(QUERY_PARAMETERS.get(name, {}).items()):
+        values = request.GET.getlist(param)
+        if not values:
+            continue
+        if len(set(values)) != 1:
+            return None
+        value = normalise(values[0])
+        if value is None:
+            return None
+        if value:
+            query.append(f"{param}={value}")
+    identity = "|".join([name, *(f"{k}={v}" for k, v in sorted(match.kwargs.items())), *query])
+    return f"{PAGE_KEY_PREFIX}{hashlib.sha256(identity.encode()).hexdigest()[:40]}"
+
+
 class AnonymousPageCacheMiddleware:
-    """Serve cached copies of public pages to anonymous GETs; bump the data version on writes."""
+    """Serve cached copies of public pages to anonymous GETs and HEADs. Other methods pass
+    through untouched: the data version moves only when data is written (see above)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
         seconds = getattr(settings, "PAGE_CACHE_SECONDS", 0)
-        if request.method not in ("GET", "HEAD"):
-            response = self.get_response(request)
-            bump_data_version()
-            return response
-        if not seconds or not self._cacheable_request(request):
+        if not seconds or request.method not in ("GET", "HEAD"):
+            return self.get_response(request)
+        identity = page_key(request)
+        if identity is None:
             return self.get_response(request)
         try:
-            key = f"moonlight:page:{data_version()}:{request.get_full_path()}"
+            key = f"{identity}:{data_version()}"
             cached = cache.get(key)
         except Exception:
             logger.warning("page cache unreachable; serving %s uncached", request.path)
@@ -98,16 +227,6 @@ class AnonymousPageCacheMiddleware:
             except Exception:
                 logger.warning("page cache unreachable; %s not stored", request.path)
         return response
-
-    @staticmethod
-    def _cacheable_request(request) -> bool:
-        if "messages" in request.COOKIES or settings.SESSION_COOKIE_NAME in request.COOKIES:
-            return False  # a session may carry a login or flash messages: render afresh
-        try:
-            match = resolve(request.path_info)
-        except Resolver404:
-            return False
-        return match.view_name in CACHEABLE
 
     @staticmethod
     def _cacheable_response(request, response) -> bool:

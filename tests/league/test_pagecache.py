@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from tests.factories import PASSWORD, UserFactory, make_team, recruit
 
-pytestmark = [pytest.mark.page_cache, pytest.mark.usefixtures("catalog")]
+#: Transactional: the data version moves when a transaction that wrote commits.
+pytestmark = [pytest.mark.page_cache, pytest.mark.usefixtures("catalog"), pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture(autouse=True)
@@ -87,12 +88,22 @@ def test_only_public_pages_are_cached():
     assert len(cached_pages()) == 1
 
 
-def test_celery_task_end_bumps_the_version():
+def test_a_celery_task_bumps_the_version_when_it_writes():
+    """Was: every task bumped when it ended. Now a task moves the version through its writes
+    (on commit) and a task that only reads leaves it alone (issue 11, finding 5)."""
+    from league import services as league_services
+    from league.models import ScheduleRun
     from league.pagecache import data_version
+    from league.tasks import schedule_generate_task
     from rules.tasks import catalog_summary_task
+    from tests.league.helpers import make_season
 
     before = data_version()
     catalog_summary_task.apply()
+    assert data_version() == before
+    run = league_services.schedule_request(season=make_season(4), kind=ScheduleRun.Kind.ROUND_ROBIN, seed=1)
+    before = data_version()
+    schedule_generate_task.apply(args=[run.pk])
     assert data_version() > before
 
 
@@ -110,3 +121,87 @@ def test_pages_render_when_the_cache_is_down(settings):
     resp = member.post(reverse("teams:recruit_profile", args=[team.pk, "tora-kaiken"]), {"name": ""})
     assert resp.status_code == 302
     assert "Kaiken 1" in anon.get(reverse("teams:detail", args=[team.pk])).content.decode()
+
+
+# --- issue 11, finding 5: only real writes move the version; query strings cannot multiply keys -----
+
+
+def version() -> int:
+    from league.pagecache import data_version
+
+    return data_version()
+
+
+def test_requests_that_write_nothing_leave_the_version_unchanged():
+    """A CSRF-rejected POST, a POST to a missing path and OPTIONS used to bump the site-wide
+    version each (20 a second cut a season page from 475 to 189 requests a second)."""
+    team = make_team("tora")
+    anon = Client(enforce_csrf_checks=True)
+    before = version()
+    assert anon.post(reverse("teams:recruit_profile", args=[team.pk, "tora-kaiken"]), {"name": "x"}).status_code == 403
+    assert anon.post(reverse("login"), {"username": "a", "password": "b"}).status_code == 403
+    assert anon.post("/no/such/path/", {"a": "b"}).status_code == 404
+    assert anon.options(reverse("home")).status_code in (200, 405)
+    assert anon.delete(reverse("teams:detail", args=[team.pk])).status_code in (403, 405)
+    assert anon.put("/no/such/path/").status_code == 404
+    assert version() == before
+
+
+def test_a_failed_log_in_writes_only_bookkeeping_and_leaves_the_version_unchanged(settings):
+    settings.AXES_ENABLED = True  # a failed log-in writes django-axes' attempt rows, not site data
+    UserFactory(username="someone")
+    before = version()
+    resp = Client().post(reverse("login"), {"username": "someone", "password": "wrong"})
+    assert resp.status_code == 200
+    assert version() == before
+
+
+def test_a_write_bumps_the_version_when_it_commits_and_a_rolled_back_one_does_not():
+    from django.db import transaction
+
+    team = make_team("tora")
+    before = version()
+    with transaction.atomic():
+        recruit(team, "tora-kaiken")
+        assert version() == before  # not yet: a reader now would still see the old data
+    assert version() > before
+    after_commit = version()
+
+    class Rollback(Exception):
+        pass
+
+    with contextlib.suppress(Rollback), transaction.atomic():
+        recruit(team, "tora-kaiken")
+        raise Rollback
+    assert version() == after_commit
+    from teams.models import Team
+
+    Team.objects.filter(pk=team.pk).update(name="Renamed Claws")  # autocommit: bumps at once
+    assert version() > after_commit
+
+
+def test_random_query_strings_do_not_create_cache_entries():
+    import random
+
+    team = make_team("tora", name="Query Claws")
+    anon = Client()
+    url = reverse("teams:detail", args=[team.pk])
+    assert anon.get(url).status_code == 200
+    assert len(cached_pages()) == 1
+    rng = random.Random(11)
+    for _ in range(40):
+        junk = f"{rng.randrange(10**9)}"
+        assert anon.get(f"{url}?utm_source={junk}").status_code == 200
+        assert anon.get(f"{url}?page={junk}").status_code == 200
+        assert anon.get(f"{url}?games={junk}").status_code == 200
+        assert anon.get(f"/teams/{'0' * rng.randrange(1, 9)}{team.pk}/").status_code == 200
+    assert len(cached_pages()) == 1
+    # A known parameter with a value the page understands is its own page, cached once.
+    for _ in range(3):
+        assert anon.get(f"{url}?games=all").status_code == 200
+    assert len(cached_pages()) == 2
+    # Order and repetition of a list's page number do not matter either.
+    teams_url = reverse("teams:list")
+    for query in ("", "?page=1", "?page=2", "?page=2&page=2", "?page=x", "?page=99999999"):
+        assert anon.get(teams_url + query).status_code == 200
+    assert len(cached_pages()) <= 2 + 2  # the list without a page, and page 2 (page 1 is the same page)
