@@ -210,6 +210,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = TIME_ZONE
 
+# Recovery that runs by itself (beat; the entries are made by `migrate` and `setup_periodic_tasks`,
+# league/periodic.py). Tasks stored in the outbox during a broker outage are sent again every
+# OUTBOX_REDISPATCH_EVERY seconds.
+OUTBOX_REDISPATCH_EVERY = int(os.environ.get("OUTBOX_REDISPATCH_EVERY", "60"))
+
 # Cache: Redis when configured (shared by every process), else this process's memory.
 if REDIS_URL:
     CACHES = {

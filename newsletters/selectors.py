@@ -394,6 +394,20 @@ def delivery_summary(newsletter: Newsletter) -> dict[str, int]:
     return {status: counts.get(status, 0) for status in NewsletterDelivery.Status.values}
 
 
+#: Unsent deliveries listed on the master's deliveries page (the count says how many there are).
+UNSENT_SHOWN = 200
+UNSENT = (NewsletterDelivery.Status.PENDING, NewsletterDelivery.Status.FAILED)
+
+
+def unsent_deliveries(newsletter: Newsletter) -> list[NewsletterDelivery]:
+    """The emails of a newsletter still to send (waiting or failed), oldest first, with their player."""
+    return list(
+        NewsletterDelivery.objects.filter(newsletter=newsletter, status__in=UNSENT)
+        .select_related("user")
+        .order_by("id")[:UNSENT_SHOWN]
+    )
+
+
 def period_choices(league: League, *, weeks: int = 8, now: dt.datetime | None = None) -> list[tuple[str, str]]:
     """Periods the master may ask a newsletter for: every round with a confirmed result in the
     league's seasons (newest first), then the last few weeks."""

@@ -492,6 +492,28 @@ def newsletter_email_players(*, newsletter: Newsletter) -> list[NewsletterDelive
     return deliveries
 
 
+def newsletter_resend_deliveries(*, newsletter: Newsletter, actor) -> list[NewsletterDelivery]:
+    """The master sends again every email of a published newsletter not sent yet: failed ones
+    (their retries ran out) and waiting ones (e.g. their task was lost). Each is its own task,
+    after commit. A delivery being sent right now (its row locked by a worker) is left to that
+    worker, and one sent meanwhile is never sent twice (``delivery_send`` checks under its lock)."""
+    require_master(actor, newsletter.league)
+    if not newsletter.is_published:
+        raise ValidationError("Only a published newsletter is emailed.")
+    with transaction.atomic():
+        deliveries = list(
+            NewsletterDelivery.objects.select_for_update(skip_locked=True)
+            .filter(newsletter=newsletter, status__in=selectors.UNSENT)
+            .order_by("id")
+        )
+        NewsletterDelivery.objects.filter(
+            pk__in=[d.pk for d in deliveries], status=NewsletterDelivery.Status.FAILED
+        ).update(status=NewsletterDelivery.Status.PENDING)
+        for delivery in deliveries:
+            transaction.on_commit(lambda pk=delivery.pk: _dispatch_delivery(pk), robust=True)
+    return deliveries
+
+
 def absolutize_links(html: str, base: str) -> str:
     """Site-relative links made absolute for an email."""
     return html.replace('href="/', f'href="{base}/').replace("href='/", f"href='{base}/")

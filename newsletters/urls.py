@@ -14,4 +14,5 @@ urlpatterns = [
     path("<slug:league_slug>/<slug:key>/rebuild/", views.newsletter_rebuild, name="rebuild"),
     path("<slug:league_slug>/<slug:key>/publish/", views.newsletter_publish, name="publish"),
     path("<slug:league_slug>/<slug:key>/status/", views.newsletter_status, name="status"),
+    path("<slug:league_slug>/<slug:key>/deliveries/", views.newsletter_deliveries, name="deliveries"),
 ]

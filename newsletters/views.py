@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 from league.celery import app as celery_app
 from newsletters import selectors, services
 from newsletters.forms import ActionForm, BuildForm, EditorialForm, PublishForm
-from newsletters.models import Newsletter
+from newsletters.models import Newsletter, NewsletterDelivery
 from newsletters.periods import Period
 from newsletters.permissions import can_manage, can_read, require_master
 from outbox.dispatch import is_waiting
@@ -178,6 +178,49 @@ def newsletter_publish(request: HttpRequest, league_slug: str, key: str) -> Http
         request,
         "newsletters/newsletter_publish.html",
         {"newsletter": newsletter, "league": newsletter.league, "form": form, "recipients": recipients},
+    )
+
+
+@login_required
+def newsletter_deliveries(request: HttpRequest, league_slug: str, key: str) -> HttpResponse:
+    """The master sees the emails of a published newsletter that are not sent (waiting or failed,
+    with the error) and, after confirming, sends them again."""
+    newsletter = _master_newsletter(request, league_slug, key)
+    if not newsletter.is_published:
+        messages.info(request, "A draft is emailed when it is published.")
+        return redirect(newsletter)
+    summary = selectors.delivery_summary(newsletter)
+    unsent = summary[NewsletterDelivery.Status.PENDING] + summary[NewsletterDelivery.Status.FAILED]
+    form = ActionForm(
+        request.POST if request.method == "POST" else None,
+        label=f"Send {unsent} email{'s' if unsent != 1 else ''} again",
+        action="",
+        css_class="btn-primary",
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            resent = services.newsletter_resend_deliveries(newsletter=newsletter, actor=request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            if resent:
+                messages.success(
+                    request, f"{len(resent)} email{'s are' if len(resent) != 1 else ' is'} being sent again."
+                )
+            else:
+                messages.info(request, "Every email is sent (or being sent): nothing to send again.")
+        return redirect("newsletters:deliveries", league_slug=league_slug, key=key)
+    return render(
+        request,
+        "newsletters/newsletter_deliveries.html",
+        {
+            "newsletter": newsletter,
+            "league": newsletter.league,
+            "summary": summary,
+            "unsent_count": unsent,
+            "unsent": selectors.unsent_deliveries(newsletter) if unsent else [],
+            "form": form if unsent else None,
+        },
     )
 
 

@@ -2,8 +2,8 @@
 
 `dispatch_on_commit(task, ...)` sends the task after the surrounding transaction commits. If the
 broker cannot be reached, the failure is logged and the task is stored in the outbox; the
-`outbox_redispatch` task (run by beat every minute) or `manage.py redispatch_outbox` sends it again
-when the broker is back. The caller learns whether it went out, so the page can say what is delayed.
+`outbox.redispatch` task (run by beat every ``OUTBOX_REDISPATCH_EVERY`` seconds: league/periodic.py)
+or `manage.py redispatch_outbox` sends it again when the broker is back, once. The caller learns whether it went out, so the page can say what is delayed.
 """
 
 from __future__ import annotations
@@ -101,29 +101,88 @@ def dispatch_on_commit(
     return result
 
 
+#: Errors of the stored call itself (arguments the task does not take, values that cannot be
+#: serialized), as opposed to the broker's: such a row is marked failed instead of blocking the rest.
+UNSENDABLE: tuple[type[BaseException], ...] = (TypeError, ValueError)
+try:
+    from kombu.exceptions import EncodeError
+
+    UNSENDABLE = (*UNSENDABLE, EncodeError)
+except ImportError:  # pragma: no cover - kombu comes with Celery
+    pass
+
+
+def find_task(app, name: str):
+    """The task registered under ``name``, importing every installed app's tasks module first: a
+    process that only redispatches (``manage.py redispatch_outbox``, a shell) has not imported
+    them, and Celery's autodiscovery is lazy (it runs on ``import_default_modules``)."""
+    if name not in app.tasks:
+        app.loader.import_default_modules()
+    return app.tasks.get(name)
+
+
+def _claim_next(after_id: int):
+    """Lock the oldest stored task not claimed by another redispatcher (PostgreSQL:
+    ``FOR UPDATE SKIP LOCKED``); None when there is none. Call inside a transaction."""
+    from outbox.models import OutboxTask
+
+    return (
+        OutboxTask.objects.select_for_update(skip_locked=True)
+        .filter(status=OutboxTask.Status.PENDING, id__gt=after_id)
+        .order_by("id")
+        .first()
+    )
+
+
 def redispatch_pending(limit: int = 100) -> int:
-    """Send stored tasks again, oldest first; stop at the first failure. Returns how many went out."""
+    """Send stored tasks again, oldest first; stop at the first broker failure. Returns how many
+    went out.
+
+    Each stored task is sent once: its row is claimed (locked, skipping rows another
+    redispatcher holds) and marked sent in the same transaction as the send, so two
+    redispatchers running at once (beat's task and the command) never send one row twice. A row
+    naming a task that no app defines, or arguments it does not take, is marked failed (with the
+    reason) instead of being tried every minute forever and holding up the rows after it.
+    """
     from celery import current_app
 
     from outbox.models import OutboxTask
 
-    sent = 0
-    for item in OutboxTask.objects.filter(status=OutboxTask.Status.PENDING).order_by("id")[:limit]:
-        task = current_app.tasks.get(item.task_name)
-        if task is None:
-            logger.error("Outbox task %s is not registered", item.task_name)
-            continue
-        try:
-            check_broker(task.app)
-            task.apply_async(
-                args=item.args, kwargs=item.kwargs, task_id=item.task_id or None, retry=True, retry_policy=RETRY_POLICY
-            )
-        except Exception as exc:
-            OutboxTask.objects.filter(pk=item.pk).update(attempts=item.attempts + 1, last_error=str(exc)[:300])
-            reset_broker_connections(task.app)
-            break
-        OutboxTask.objects.filter(pk=item.pk).update(status=OutboxTask.Status.SENT, sent_at=timezone.now())
-        sent += 1
+    sent, last_id = 0, 0
+    for _ in range(limit):
+        with transaction.atomic():
+            item = _claim_next(last_id)
+            if item is None:
+                break
+            last_id = item.id
+            task = find_task(current_app, item.task_name)
+            if task is None:
+                logger.error("Outbox task %s is not registered by any installed app", item.task_name)
+                OutboxTask.objects.filter(pk=item.pk).update(
+                    status=OutboxTask.Status.FAILED, last_error=f"No installed app defines the task {item.task_name}."
+                )
+                continue
+            try:
+                check_broker(task.app)
+                task.apply_async(
+                    args=item.args,
+                    kwargs=item.kwargs,
+                    task_id=item.task_id or None,
+                    retry=True,
+                    retry_policy=RETRY_POLICY,
+                )
+            except UNSENDABLE as exc:  # the stored call itself is wrong: it never will go out
+                logger.error("Outbox task %s %s cannot be sent: %s", item.task_name, item.pk, exc)
+                OutboxTask.objects.filter(pk=item.pk).update(
+                    status=OutboxTask.Status.FAILED, attempts=item.attempts + 1, last_error=str(exc)[:300]
+                )
+                continue
+            except Exception as exc:  # the broker: keep it, and the rest, for the next round
+                OutboxTask.objects.filter(pk=item.pk).update(attempts=item.attempts + 1, last_error=str(exc)[:300])
+                reset_broker_connections(task.app)
+                break
+            OutboxTask.objects.filter(pk=item.pk).update(status=OutboxTask.Status.SENT, sent_at=timezone.now())
+            sent += 1
     return sent
 
 

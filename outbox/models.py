@@ -7,6 +7,7 @@ class OutboxTask(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for the broker"
         SENT = "sent", "Sent"
+        FAILED = "failed", "Not sent (unknown task)"
 
     task_name = models.CharField(max_length=200)
     args = models.JSONField(default=list)

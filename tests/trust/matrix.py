@@ -381,6 +381,7 @@ RULES: dict[str, list[Case]] = {
     "newsletters:rebuild": [Case(kwargs=_newsletter("draft"), get=None, post=MASTER)],
     "newsletters:publish": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER, data=lambda w: {})],
     "newsletters:status": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER)],
+    "newsletters:deliveries": [Case(kwargs=_newsletter("published"), get=MASTER, post=MASTER)],
 }
 
 

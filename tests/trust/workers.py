@@ -35,20 +35,31 @@ def wait_until(predicate, timeout: float, what: str, interval: float = 0.2):
     raise AssertionError(f"timed out after {timeout:.0f}s waiting for {what}")
 
 
+def subprocess_env(redis_url: str) -> dict[str, str]:
+    """The environment of a worker or beat process: the test database and the given Redis."""
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "league.settings",
+        "DATABASE_URL": database_url(),
+        "REDIS_URL": redis_url,
+        "PYTHONPATH": str(ROOT),
+        "AXES_ENABLED": "0",
+    }
+
+
 class Worker:
     """``celery -A tests.trust.worker_app worker -P solo -c 1`` against the test database."""
 
-    def __init__(self, redis_url: str, *, pause_file: Path | None = None, visibility_timeout: float = 2.0) -> None:
+    def __init__(
+        self,
+        redis_url: str,
+        *,
+        pause_file: Path | None = None,
+        visibility_timeout: float = 2.0,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.log = tempfile.NamedTemporaryFile(prefix="trust-worker-", suffix=".log", delete=False)  # noqa: SIM115
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "league.settings",
-            "DATABASE_URL": database_url(),
-            "REDIS_URL": redis_url,
-            "PYTHONPATH": str(ROOT),
-            "TRUST_VISIBILITY_TIMEOUT": str(visibility_timeout),
-            "AXES_ENABLED": "0",
-        }
+        env = {**subprocess_env(redis_url), "TRUST_VISIBILITY_TIMEOUT": str(visibility_timeout), **(env or {})}
         env.pop("TRUST_PAUSE_FILE", None)
         if pause_file is not None:
             env["TRUST_PAUSE_FILE"] = str(pause_file)
@@ -93,3 +104,47 @@ class Worker:
             except subprocess.TimeoutExpired:
                 self.kill()
         self.log.close()
+
+
+class Beat:
+    """``celery -A tests.trust.worker_app beat`` (django-celery-beat's DatabaseScheduler) against
+    the test database: it sends the periodic tasks whose entries the test made."""
+
+    def __init__(self, redis_url: str, *, env: dict[str, str] | None = None) -> None:
+        self.dir = tempfile.TemporaryDirectory(prefix="trust-beat-")
+        self.log = Path(self.dir.name) / "beat.log"
+        self._out = self.log.open("w")
+        self.proc = subprocess.Popen(
+            [
+                str(CELERY),
+                "-A",
+                "tests.trust.worker_app",
+                "beat",
+                "--max-interval",
+                "1",
+                "--pidfile",
+                str(Path(self.dir.name) / "beat.pid"),
+                "--schedule",
+                str(Path(self.dir.name) / "schedule"),
+                "-l",
+                "INFO",
+            ],
+            cwd=ROOT,
+            env={**subprocess_env(redis_url), **(env or {})},
+            stdout=self._out,
+            stderr=subprocess.STDOUT,
+        )
+
+    def output(self, tail: int = 4000) -> str:
+        return self.log.read_text(errors="replace")[-tail:]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self._out.close()
+        self.dir.cleanup()

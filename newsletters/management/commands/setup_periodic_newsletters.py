@@ -1,19 +1,17 @@
 """Create the weekly newsletter schedule (django-celery-beat), once.
 
-Idempotent: run it at every deploy. When the periodic task already exists it is left exactly as
-it is, so a time changed (or the task disabled) in the admin is never overwritten; pass --reset
-to put the command's schedule back.
+Kept for deploy scripts that call it: the site's periodic tasks are all defined in
+league/periodic.py and made by ``manage.py setup_periodic_tasks`` (and by every ``migrate``); this
+command makes only the weekly newsletter entry, with its time given here. Idempotent: when the
+periodic task already exists it is left exactly as it is, so a time changed (or the task
+disabled) in the admin is never overwritten; pass --reset to put the command's schedule back.
 """
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
-from django.db import transaction
-from django_celery_beat.models import CrontabSchedule, PeriodicTask
 
-TASK_NAME = "Weekly league newsletters"
-TASK = "newsletters.tasks.newsletters_weekly_task"
+from league.periodic import NEWSLETTERS_WEEKLY, ensure_periodic_tasks
 
 
 class Command(BaseCommand):
@@ -26,30 +24,9 @@ class Command(BaseCommand):
         parser.add_argument("--reset", action="store_true", help="Put the schedule back to these values")
 
     def handle(self, *args, day_of_week: str, hour: str, minute: str, reset: bool, **options):
-        with transaction.atomic():
-            schedule, _ = CrontabSchedule.objects.get_or_create(
-                minute=minute,
-                hour=hour,
-                day_of_week=day_of_week,
-                day_of_month="*",
-                month_of_year="*",
-                timezone=settings.CELERY_TIMEZONE or settings.TIME_ZONE,
-            )
-            task, created = PeriodicTask.objects.select_for_update().get_or_create(
-                name=TASK_NAME,
-                defaults={
-                    "task": TASK,
-                    "crontab": schedule,
-                    "enabled": True,
-                    "description": "Drafts each league's newsletter for its latest completed round or week.",
-                },
-            )
-            if created:
-                self.stdout.write(self.style.SUCCESS(f"Created the periodic task {TASK_NAME!r}: {schedule}."))
-                return
-            if reset:
-                task.task, task.crontab, task.interval, task.enabled = TASK, schedule, None, True
-                task.save()
-                self.stdout.write(self.style.SUCCESS(f"Reset the periodic task {TASK_NAME!r}: {schedule}."))
-                return
-            self.stdout.write(f"The periodic task {TASK_NAME!r} already exists ({task.schedule}); left as it is.")
+        crontab = {"day_of_week": day_of_week, "hour": hour, "minute": minute}
+        [(periodic, what)] = ensure_periodic_tasks(reset=reset, only=(NEWSLETTERS_WEEKLY,), crontab=crontab)
+        if what == "kept":
+            self.stdout.write(f"The periodic task {periodic.name!r} already exists; left as it is.")
+        else:
+            self.stdout.write(self.style.SUCCESS(f"{what.capitalize()} the periodic task {periodic.name!r}."))

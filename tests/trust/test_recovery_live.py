@@ -1,0 +1,145 @@
+"""Recovery that runs by itself, end to end (issue 11, finding 3): a real Redis stopped and
+started again, real ``celery worker`` and ``celery beat`` processes against the test database
+(PostgreSQL), and a worker killed with SIGKILL in the middle of a job.
+
+Beat runs the project's periodic entries (made by ``setup_periodic_tasks``, here with a 1-second
+interval) and the workers have short liveness settings (a job is stale after 4 s without a sign
+of life); production uses a minute and two minutes. Nothing in these tests sends a task by hand
+after the outage or the kill, and Redis's own redelivery is out of the picture: the workers keep
+production's one-hour visibility timeout.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+
+import pytest
+from django.core.management import call_command
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from league import services as league_services
+from league.models import Season
+from matches.models import Match, SimulationJob, SimulationRun
+from outbox.models import OutboxTask
+from tests.conftest import need
+from tests.factories import LeagueFactory, UserFactory, make_legal_team
+from tests.trust.redis_server import RedisServer, celery_on
+from tests.trust.workers import Beat, Worker, wait_until
+
+pytestmark = [pytest.mark.usefixtures("catalog"), pytest.mark.celery_worker]
+
+#: Liveness settings of the worker and beat processes (production: 60, 60, 120, 5 seconds).
+FAST = {
+    "OUTBOX_REDISPATCH_EVERY": "1",
+    "JOB_RECOVERY_EVERY": "1",
+    "JOB_STALE_SECONDS": "4",
+    "JOB_HEARTBEAT_EVERY": "0.5",
+}
+#: Production's visibility timeout: Redis does not hand an unacknowledged task to another worker
+#: within the test, so only the project's own recovery can finish the job.
+HOUR = 3600
+
+
+@pytest.fixture
+def own_redis(postgres_tx):
+    need(shutil.which("redis-server") is not None, "redis-server")
+    server = RedisServer()
+    server.start()
+    try:
+        with celery_on(server):
+            yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def periodic_every_second(settings):
+    """The project's periodic entries, as `setup_periodic_tasks --reset` makes them, every second."""
+    settings.OUTBOX_REDISPATCH_EVERY = settings.JOB_RECOVERY_EVERY = 1
+    call_command("setup_periodic_tasks", reset=True)
+
+
+def _received(log: str, task: str) -> list[str]:
+    """Task ids the worker received, in order, for a task name."""
+    return re.findall(rf"Task {re.escape(task)}\[([0-9a-f-]+)\] received", log)
+
+
+def _simulated_season(prefix: str) -> Season:
+    league = LeagueFactory(master=UserFactory(username=f"{prefix}-master"))
+    season = league_services.season_create(league=league, format=Season.Format.ROUND_ROBIN)
+    for clan in ("tora", "ika", "kitsune", "yamazaru"):
+        team = make_legal_team(clan, owner=UserFactory(), name=f"{prefix} {clan}", league=league)
+        league_services.application_accept(team=team)
+    return season
+
+
+def _no_other_backends() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return cursor.fetchone()[0] == 0
+
+
+# --- finding 3: tasks stored during a broker outage ------------------------------------------------------
+
+
+def test_tasks_stored_while_redis_was_down_go_out_by_themselves(own_redis, periodic_every_second, settings):
+    """Redis stops; the master publishes a newsletter (five emails) and asks for a season's
+    simulation; everything waits in the outbox. Redis comes back; beat's redispatch sends
+    each stored task once and a worker runs them: every email sent, the season played."""
+    from league.celery import app
+    from newsletters import services as newsletter_services
+    from newsletters.models import NewsletterDelivery
+    from newsletters.periods import Period
+    from tests.newsletters.helpers import seed_league
+
+    app.conf.task_always_eager = True  # seed in-process: played rounds and a built draft
+    seeded = seed_league()
+    draft = newsletter_services.newsletter_request(league=seeded.league, period=Period.round(1, 2))
+    season = _simulated_season("outage")
+    app.conf.task_always_eager = False
+
+    own_redis.stop()
+    newsletter_services.newsletter_publish(newsletter=draft, actor=seeded.league.master)
+    deliveries = NewsletterDelivery.objects.filter(newsletter=draft)
+    assert deliveries.count() == 5 and set(deliveries.values_list("status", flat=True)) == {"pending"}
+    master = Client()
+    master.force_login(season.league.master)
+    url = reverse("matches:simulate_season", kwargs={"slug": season.league.slug, "number": season.number})
+    first = master.post(url, {"policy": "auto"}, follow=True).content.decode()
+    assert "The task queue is unavailable" in first
+    job = SimulationJob.objects.get(season=season)
+    assert SimulationJob.objects.filter(season=season).count() == 1
+    stored = OutboxTask.objects.filter(status=OutboxTask.Status.PENDING)
+    assert stored.count() == 6  # five emails and the simulation
+    call_command("redispatch_outbox")  # still down: nothing is lost, nothing is sent
+    assert stored.count() == 6
+
+    own_redis.start()  # back (a fresh, empty server on the same port)
+    worker = Worker(own_redis.url, visibility_timeout=HOUR, env=FAST)
+    beat = Beat(own_redis.url, env=FAST)
+    try:
+        wait_until(
+            lambda: (
+                set(deliveries.values_list("status", flat=True)) == {NewsletterDelivery.Status.SENT}
+                and SimulationJob.objects.get(pk=job.pk).status == SimulationJob.Status.DONE
+            ),
+            120,
+            f"beat and the worker to send the stored tasks\n{beat.output()}\n{worker.output()}",
+        )
+        time.sleep(2)  # a few more redispatch rounds: nothing is sent twice
+        log = worker.output(tail=1_000_000)
+    finally:
+        beat.stop()
+        worker.stop()
+    assert set(OutboxTask.objects.values_list("status", flat=True)) == {OutboxTask.Status.SENT}
+    assert len(_received(log, "newsletters.tasks.newsletter_deliver_task")) == 5  # each email's task once
+    assert _received(log, "matches.tasks.simulation_job_task") == [job.task_id]  # once
+    assert len(_received(log, "outbox.redispatch")) >= 2  # beat sent it, repeatedly
+    assert Match.objects.filter(season=season, status=Match.Status.CONFIRMED).count() == 6
+    assert SimulationRun.objects.filter(match__season=season).count() == 6
