@@ -13,6 +13,7 @@ from django.db import models
 from django.urls import reverse
 
 from common.text import MultiLineField, NameField, NameKeyField, NameKeyMixin
+from outbox.models import RecoverableJob
 from rules.engine import league as rules_league
 from rules.engine.standings import DEFAULT_TIE_BREAKERS as ENGINE_DEFAULT_TIE_BREAKERS
 from rules.engine.standings import TieBreaker
@@ -183,7 +184,7 @@ def playoff_stage(round_number: int) -> str:
     return f"playoff-{round_number}"
 
 
-class ScheduleRun(models.Model):
+class ScheduleRun(RecoverableJob):
     """One request to generate fixtures: the idempotency key and the progress record of a task.
 
     Unique per (season, kind, round): asking twice for the same round finds the same run, and a

@@ -39,7 +39,14 @@ OUTBOX_REDISPATCH = Periodic(
     description="Sends again, once each, the Celery tasks stored in the outbox while the broker was unreachable.",
     every=lambda: settings.OUTBOX_REDISPATCH_EVERY,
 )
-PERIODIC_TASKS: tuple[Periodic, ...] = (NEWSLETTERS_WEEKLY, OUTBOX_REDISPATCH)
+JOBS_RECOVER = Periodic(
+    name="Resume jobs whose worker stopped",
+    task="outbox.recover_stale_jobs",
+    description="Finds schedule runs, simulations and newsletter builds with no sign of life and resumes them.",
+    every=lambda: settings.JOB_RECOVERY_EVERY,
+)
+
+PERIODIC_TASKS: tuple[Periodic, ...] = (NEWSLETTERS_WEEKLY, OUTBOX_REDISPATCH, JOBS_RECOVER)
 
 
 def _schedule(periodic: Periodic, crontab: dict[str, str] | None = None) -> dict:

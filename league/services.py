@@ -36,6 +36,7 @@ from league.models import (
     playoff_stage,
 )
 from matches.models import DiceRoll, Match, MatchTeam
+from outbox import jobs
 from rules.engine import league as rules_league
 from rules.models import Challenge
 from teams.models import Team
@@ -560,7 +561,8 @@ def schedule_request(
                 existing.status = ScheduleRun.Status.PENDING
                 existing.task_id = str(uuid.uuid4())
                 existing.error = ""
-                existing.save(update_fields=["status", "task_id", "error"])
+                existing.queued_at, existing.restarts, existing.restart_note = timezone.now(), 0, ""
+                existing.save(update_fields=["status", "task_id", "error", "queued_at", "restarts", "restart_note"])
             return existing
         if problems:
             raise ValidationError(problems)
@@ -574,6 +576,7 @@ def schedule_request(
             seed=secrets.randbits(63) if seed is None else seed,
             challenge=challenge,
             requested_by=actor if getattr(actor, "pk", None) else None,
+            queued_at=timezone.now(),
         )
         _mark_running(season)
     return run
@@ -724,6 +727,8 @@ def schedule_generate(*, run_id: int, progress: Progress | None = None) -> Sched
     run whose round already has fixtures is only marked done. A schedule that cannot be made
     (e.g. only teams of the same player left) marks the run failed with the reason.
     """
+    # A sign of life before the long transaction (during it, the run's row lock is one).
+    jobs.heartbeat(ScheduleRun, run_id, force=True)
     try:
         with transaction.atomic():
             run = ScheduleRun.objects.only("season_id").get(pk=run_id)

@@ -212,8 +212,14 @@ CELERY_TIMEZONE = TIME_ZONE
 
 # Recovery that runs by itself (beat; the entries are made by `migrate` and `setup_periodic_tasks`,
 # league/periodic.py). Tasks stored in the outbox during a broker outage are sent again every
-# OUTBOX_REDISPATCH_EVERY seconds.
+# OUTBOX_REDISPATCH_EVERY seconds. A long job (schedule run, simulation, newsletter build) whose
+# worker shows no sign of life for JOB_STALE_SECONDS (doubled after each restart) is resumed by a
+# check every JOB_RECOVERY_EVERY seconds, at most JOB_MAX_RESTARTS times (outbox/jobs.py).
 OUTBOX_REDISPATCH_EVERY = int(os.environ.get("OUTBOX_REDISPATCH_EVERY", "60"))
+JOB_RECOVERY_EVERY = int(os.environ.get("JOB_RECOVERY_EVERY", "60"))
+JOB_STALE_SECONDS = float(os.environ.get("JOB_STALE_SECONDS", "120"))
+JOB_HEARTBEAT_EVERY = float(os.environ.get("JOB_HEARTBEAT_EVERY", "5"))
+JOB_MAX_RESTARTS = int(os.environ.get("JOB_MAX_RESTARTS", "3"))
 
 # Cache: Redis when configured (shared by every process), else this process's memory.
 if REDIS_URL:

@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from outbox.models import RecoverableJob
+
 
 class Match(models.Model):
     class Status(models.TextChoices):
@@ -175,7 +177,7 @@ class UpkeepDecision(models.Model):
         ordering = ["match", "id"]
 
 
-class SimulationJob(models.Model):
+class SimulationJob(RecoverableJob):
     """A request by the league's master to simulate one fixture, one round or the rest of a season.
 
     The progress record of the Celery task (like league.ScheduleRun): ``done`` of ``total`` matches.

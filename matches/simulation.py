@@ -41,6 +41,7 @@ from django.utils import timezone
 from league.models import REGULAR_STAGE, ScheduleRun, Season
 from matches import services
 from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
+from outbox import jobs
 from rules.catalog import catalog_data
 from rules.engine import league as rules_league
 from rules.engine import postgame
@@ -413,6 +414,22 @@ def default_weekly_rounds(season: Season) -> int:
     return max(1, season.entries.count() - 1)
 
 
+def _asked_again(job: SimulationJob) -> SimulationJob:
+    """A request for a fixture or season with an unfinished job: the job, with
+    ``job.request_outcome`` saying what became of the request. The job is refused as "under way"
+    only while it is really alive ("running"); a job whose worker stopped (no sign of life for
+    JOB_STALE_SECONDS) is resumed now ("resumed"); one whose task waits in the outbox for the
+    broker is "waiting" (beat sends it when the broker is back)."""
+    kind = jobs.kind_of(SimulationJob)
+    outcome = jobs.state(kind, job, backoff=False)
+    if outcome == "stopped" and jobs.resume_if_stopped(kind, job.pk, asked=True):
+        job.refresh_from_db()
+        outcome = "resumed"
+    # "alive", or "stopped" but its row locked by a worker after all: under way.
+    job.request_outcome = outcome if outcome in ("resumed", "waiting") else "running"
+    return job
+
+
 def simulation_request(
     *,
     actor,
@@ -425,7 +442,8 @@ def simulation_request(
 ) -> tuple[SimulationJob, bool]:
     """Record the master's request; the caller dispatches :func:`matches.tasks.simulation_job_task`
     after commit when the job is new. Asking again while a job for the same fixture (or season) is
-    unfinished returns that job. Returns (job, created)."""
+    unfinished returns that job, resumed if its worker stopped (see :func:`_asked_again`).
+    Returns (job, created)."""
     if policy not in POLICIES:
         raise ValidationError(f"Unknown simulation policy {policy!r}.")
     if scope not in SimulationJob.Scope.values:
@@ -439,7 +457,7 @@ def simulation_request(
                 raise PermissionDenied("Only the league's ninja master may simulate a fixture.")
             existing = SimulationJob.objects.filter(match=match, scope=scope, status__in=OPEN).first()
             if existing is not None:
-                return existing, False
+                return _asked_again(existing), False
             if match.status != Match.Status.SCHEDULED:
                 raise ValidationError(f"This match is already {match.get_status_display().lower()}.")
             fields = {
@@ -458,7 +476,7 @@ def simulation_request(
                 season=season, scope__in=["round", "season"], status__in=OPEN
             ).first()
             if existing is not None:
-                return existing, False
+                return _asked_again(existing), False
             if season.is_finished:
                 raise ValidationError("The season is over.")
             fields = {"league_id": season.league_id, "season": season}
@@ -477,6 +495,7 @@ def simulation_request(
                     seed=secrets.randbits(62) if seed is None else seed,
                     task_id=str(uuid.uuid4()),
                     requested_by=actor if getattr(actor, "pk", None) else None,
+                    queued_at=timezone.now(),
                     **fields,
                 )
         except IntegrityError:  # pragma: no cover - the row locks above serialise requests
@@ -507,6 +526,7 @@ class _Runner:
             SimulationJob.objects.filter(pk=self.job.pk).update(total=self.total)
         if self.progress is not None:
             self.progress(self.done, self.total)
+        jobs.heartbeat(SimulationJob, self.job.pk)  # throttled: one write every few seconds
 
     def play(self, matches: Iterable[Match]) -> int:
         played = 0
@@ -621,6 +641,7 @@ def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> Simu
     SimulationJob.objects.filter(pk=job.pk, status=SimulationJob.Status.PENDING).update(
         status=SimulationJob.Status.RUNNING
     )
+    jobs.heartbeat(SimulationJob, job.pk, force=True)
     runner = _Runner(job, progress)
     note = ""
     try:

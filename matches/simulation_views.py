@@ -44,7 +44,16 @@ def _request_and_dispatch(request: HttpRequest, form: SimulateForm, **kwargs) ->
     if dispatched is not None and dispatched.delayed:
         messages.warning(request, "The task queue is unavailable: the simulation will start as soon as it is back.")
     elif not created:
-        messages.info(request, "A simulation is already under way here.")
+        outcome = getattr(job, "request_outcome", "running")
+        if outcome == "resumed":
+            messages.warning(request, f"The earlier simulation here had stopped. {job.restart_note}")
+        elif outcome == "waiting":
+            messages.info(
+                request,
+                "A simulation is already asked for here: it waits for the task queue and starts as soon as it is back.",
+            )
+        else:
+            messages.info(request, "A simulation is already under way here.")
     return job
 
 

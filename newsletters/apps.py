@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models import Q
 
 
 class NewslettersConfig(AppConfig):
@@ -6,3 +7,32 @@ class NewslettersConfig(AppConfig):
     label = "newsletters"
     verbose_name = "Newsletters"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from newsletters.models import Newsletter
+        from outbox import jobs
+
+        def build_task():
+            from newsletters.tasks import newsletter_build_task
+
+            return newsletter_build_task
+
+        def build_failed(newsletter_id: int, error: str) -> None:
+            from newsletters.services import newsletter_build_failed
+
+            newsletter_build_failed(newsletter_id=newsletter_id, error=error)
+
+        # A draft whose build's worker stopped is rebuilt by outbox.jobs (beat): a build rewrites the draft.
+        jobs.register(
+            jobs.JobKind(
+                label="newsletter build",
+                model=Newsletter,
+                task=build_task,
+                open=Q(
+                    status=Newsletter.Status.DRAFT,
+                    build_status__in=[Newsletter.BuildStatus.PENDING, Newsletter.BuildStatus.RUNNING],
+                ),
+                fail=build_failed,
+                task_id_field="build_task_id",
+            )
+        )

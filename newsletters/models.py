@@ -17,12 +17,14 @@ from django.db.models.functions import Length
 from django.db.models.lookups import LessThanOrEqual
 from django.urls import reverse
 
+from outbox.models import RecoverableJob
+
 #: The longest editorial accepted (characters): about 3,000 words, far more than a newsletter's
 #: editorial needs, and small enough that the worst Markdown renders in milliseconds (issue 11).
 EDITORIAL_MAX_LENGTH = 20_000
 
 
-class Newsletter(models.Model):
+class Newsletter(RecoverableJob):
     class Kind(models.TextChoices):
         ROUND = "round", "A round of a season"
         WEEK = "week", "A week"

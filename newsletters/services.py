@@ -37,6 +37,7 @@ from newsletters import content, selectors
 from newsletters.models import EDITORIAL_MAX_LENGTH, Newsletter, NewsletterDelivery
 from newsletters.periods import Period, last_complete_week
 from newsletters.permissions import require_master
+from outbox import jobs
 from outbox.dispatch import dispatch_now
 
 logger = logging.getLogger(__name__)
@@ -213,8 +214,19 @@ def newsletter_request(*, league: League, period: Period, actor=None) -> Newslet
         newsletter.build_progress = 0
         newsletter.build_step = "Waiting for a worker"
         newsletter.build_error = ""
+        newsletter.queued_at, newsletter.restarts, newsletter.restart_note = timezone.now(), 0, ""
         newsletter.save(
-            update_fields=["build_task_id", "build_status", "build_progress", "build_step", "build_error", "updated_at"]
+            update_fields=[
+                "build_task_id",
+                "build_status",
+                "build_progress",
+                "build_step",
+                "build_error",
+                "queued_at",
+                "restarts",
+                "restart_note",
+                "updated_at",
+            ]
         )
         # robust: a failed eager build (recorded on the row by the task) does not break the request.
         newsletter_id, task_id = newsletter.pk, newsletter.build_task_id
@@ -224,7 +236,7 @@ def newsletter_request(*, league: League, period: Period, actor=None) -> Newslet
 
 def _progress_store(newsletter_id: int, percent: int, step: str, status: str = Newsletter.BuildStatus.RUNNING) -> None:
     Newsletter.objects.filter(pk=newsletter_id, status=Newsletter.Status.DRAFT).update(
-        build_status=status, build_progress=percent, build_step=step[:100]
+        build_status=status, build_progress=percent, build_step=step[:100], heartbeat_at=timezone.now()
     )
 
 
@@ -298,6 +310,7 @@ def newsletter_build(*, newsletter_id: int, progress: Progress | None = None) ->
     newsletter = Newsletter.objects.select_related("league", "season").filter(pk=newsletter_id).first()
     if newsletter is None or newsletter.is_published:
         return newsletter
+    jobs.heartbeat(Newsletter, newsletter_id, force=True)
     steps = [
         "Reading the period's results",
         "Writing the challenge reports",

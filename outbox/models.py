@@ -26,3 +26,17 @@ class OutboxTask(models.Model):
 
     def __str__(self) -> str:
         return f"{self.task_name} ({self.get_status_display()})"
+
+
+class RecoverableJob(models.Model):
+    """The fields a long job's row needs to be resumed when its worker stops (outbox/jobs.py)."""
+
+    queued_at = models.DateTimeField(null=True, blank=True, help_text="When its task was last requested or sent again")
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="The worker's last sign of life (when it started, and as it progresses)"
+    )
+    restarts = models.PositiveSmallIntegerField(default=0, help_text="Times its task was sent again after it stopped")
+    restart_note = models.CharField(max_length=200, blank=True, help_text="What happened, shown on its page")
+
+    class Meta:
+        abstract = True

@@ -130,7 +130,8 @@ def test_migrate_makes_every_periodic_task_and_the_command_keeps_admin_edits():
     names = {p.name: p.task for p in PERIODIC_TASKS}
     assert dict(PeriodicTask.objects.filter(name__in=names).values_list("name", "task")) == names
     redispatch = PeriodicTask.objects.get(task="outbox.redispatch")
-    assert redispatch.enabled and redispatch.interval.every == 60
+    recover = PeriodicTask.objects.get(task="outbox.recover_stale_jobs")
+    assert redispatch.enabled and redispatch.interval.every == 60 and recover.interval.every == 60
 
     redispatch.enabled = False
     redispatch.save()

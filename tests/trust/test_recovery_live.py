@@ -1,4 +1,4 @@
-"""Recovery that runs by itself, end to end (issue 11, finding 3): a real Redis stopped and
+"""Recovery that runs by itself, end to end (issue 11, findings 3 and 4): a real Redis stopped and
 started again, real ``celery worker`` and ``celery beat`` processes against the test database
 (PostgreSQL), and a worker killed with SIGKILL in the middle of a job.
 
@@ -11,6 +11,7 @@ production's one-hour visibility timeout.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import time
@@ -22,11 +23,15 @@ from django.test import Client
 from django.urls import reverse
 
 from league import services as league_services
-from league.models import Season
+from league.models import ScheduleRun, Season
+from league.tasks import schedule_generate_task
+from matches import simulation
 from matches.models import Match, SimulationJob, SimulationRun
+from matches.tasks import simulation_job_task
 from outbox.models import OutboxTask
 from tests.conftest import need
 from tests.factories import LeagueFactory, UserFactory, make_legal_team
+from tests.league.helpers import make_season
 from tests.trust.redis_server import RedisServer, celery_on
 from tests.trust.workers import Beat, Worker, wait_until
 
@@ -90,7 +95,7 @@ def _no_other_backends() -> bool:
 
 def test_tasks_stored_while_redis_was_down_go_out_by_themselves(own_redis, periodic_every_second, settings):
     """Redis stops; the master publishes a newsletter (five emails) and asks for a season's
-    simulation; everything waits in the outbox. Redis comes back; beat's redispatch sends
+    simulation twice; everything waits in the outbox. Redis comes back; beat's redispatch sends
     each stored task once and a worker runs them: every email sent, the season played."""
     from league.celery import app
     from newsletters import services as newsletter_services
@@ -113,6 +118,8 @@ def test_tasks_stored_while_redis_was_down_go_out_by_themselves(own_redis, perio
     url = reverse("matches:simulate_season", kwargs={"slug": season.league.slug, "number": season.number})
     first = master.post(url, {"policy": "auto"}, follow=True).content.decode()
     assert "The task queue is unavailable" in first
+    again = master.post(url, {"policy": "auto"}, follow=True).content.decode()
+    assert "waits for the task queue" in again and "already under way" not in again  # honest, not "under way"
     job = SimulationJob.objects.get(season=season)
     assert SimulationJob.objects.filter(season=season).count() == 1
     stored = OutboxTask.objects.filter(status=OutboxTask.Status.PENDING)
@@ -143,3 +150,89 @@ def test_tasks_stored_while_redis_was_down_go_out_by_themselves(own_redis, perio
     assert len(_received(log, "outbox.redispatch")) >= 2  # beat sent it, repeatedly
     assert Match.objects.filter(season=season, status=Match.Status.CONFIRMED).count() == 6
     assert SimulationRun.objects.filter(match__season=season).count() == 6
+
+
+# --- finding 4: a worker killed mid-job --------------------------------------------------------------------
+
+
+def _schedule_job(prefix: str):
+    season = make_season(8)
+    run = league_services.schedule_request(season=season, kind=ScheduleRun.Kind.ROUND_ROBIN, seed=3)
+
+    def send():
+        schedule_generate_task.apply_async(args=[run.pk], task_id=run.task_id)
+
+    def done() -> bool:
+        return ScheduleRun.objects.get(pk=run.pk).status == ScheduleRun.Status.DONE
+
+    def check():
+        matches = Match.objects.filter(season=season).prefetch_related("sides")
+        assert matches.count() == 28  # 8 teams, round robin: once, not twice
+        assert len({frozenset(s.team_id for s in m.sides.all()) for m in matches}) == 28
+        assert ScheduleRun.objects.filter(season=season).count() == 1
+        run.refresh_from_db()
+        return run, run.get_absolute_url()
+
+    return "league.tasks.schedule_generate_task", run.task_id, send, done, check
+
+
+def _simulation_job(prefix: str):
+    season = _simulated_season(prefix)
+    job, created = simulation.simulation_request(
+        actor=season.league.master, scope=SimulationJob.Scope.SEASON, season=season, seed=11
+    )
+    assert created
+
+    def send():
+        simulation_job_task.apply_async(args=[job.pk], task_id=job.task_id)
+
+    def done() -> bool:
+        return SimulationJob.objects.get(pk=job.pk).status == SimulationJob.Status.DONE
+
+    def check():
+        matches = Match.objects.filter(season=season)
+        assert matches.count() == 6 and matches.filter(status=Match.Status.CONFIRMED).count() == 6
+        assert SimulationRun.objects.filter(match__season=season).count() == 6  # no match played twice
+        job.refresh_from_db()
+        assert job.done == job.total == 6
+        return job, job.get_absolute_url()
+
+    return "matches.tasks.simulation_job_task", job.task_id, send, done, check
+
+
+@pytest.mark.parametrize("make_job", [_schedule_job, _simulation_job], ids=["schedule", "simulation"])
+def test_a_killed_workers_job_is_resumed_by_beat(own_redis, periodic_every_second, tmp_path, make_job):
+    """The worker is SIGKILLed after the job's first progress; a new worker and beat are started.
+    Within seconds of the stale limit the recovery task (beat) sends the job's task again; the
+    job finishes without duplicating anything, and its page says what happened. Before: the job
+    stayed "pending 1/66" or "running 9/66" for an hour (the visibility timeout)."""
+    task_name, task_id, send, done, check = make_job("killed")
+    pause = tmp_path / "paused.json"
+    first = Worker(own_redis.url, pause_file=pause, visibility_timeout=HOUR, env=FAST)
+    try:
+        send()
+        wait_until(pause.exists, 60, f"the worker to start the job ({first.output()})")
+        report = json.loads(wait_until(lambda: pause.read_text() or None, 5, "the progress report"))
+        assert report["meta"]["done"] >= 1
+        first.kill()
+    finally:
+        first.stop()
+    wait_until(_no_other_backends, 15, "PostgreSQL to end the killed worker's session")
+    assert not done()
+    killed = time.monotonic()
+    second = Worker(own_redis.url, visibility_timeout=HOUR, env=FAST)
+    beat = Beat(own_redis.url, env=FAST)
+    try:
+        wait_until(done, 90, f"beat to resume the job\n{beat.output()}\n{second.output()}")
+        recovered_in = time.monotonic() - killed
+        log = second.output(tail=1_000_000)
+    finally:
+        beat.stop()
+        second.stop()
+    assert recovered_in < 60, recovered_in  # seconds here (stale after 4 s); minutes in production, not an hour
+    assert _received(log, task_name) == [task_id]  # sent again once, by the recovery
+    assert len(_received(log, "outbox.recover_stale_jobs")) >= 1
+    job, url = check()
+    assert job.restarts == 1 and job.restart_note.startswith("The worker stopped"), job.restart_note
+    page = Client().get(url).content.decode()
+    assert job.restart_note in page and "resumed at" in page

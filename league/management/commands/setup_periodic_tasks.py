@@ -13,7 +13,7 @@ from league.periodic import PERIODIC_TASKS, ensure_periodic_tasks
 
 
 class Command(BaseCommand):
-    help = "Create the site's periodic tasks (weekly newsletters, outbox redispatch); idempotent."
+    help = "Create the site's periodic tasks (weekly newsletters, outbox redispatch, stopped-job recovery); idempotent."
 
     def add_arguments(self, parser):
         parser.add_argument("--reset", action="store_true", help="Put existing entries back to their definitions")

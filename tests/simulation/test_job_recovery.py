@@ -1,0 +1,137 @@
+"""Long jobs whose worker stopped (issue 11, finding 4), in-process: heartbeats are recorded, the
+periodic check resumes a job with no sign of life (idempotently: nothing played twice), leaves a
+live one alone, gives up after the last restart, and a request is refused as "under way" only
+while the earlier job is really alive. The end-to-end proof, with a SIGKILLed worker, real Redis
+and beat, is tests/trust/test_recovery_live.py."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.utils import timezone
+
+from league import services as league_services
+from league.models import ScheduleRun, Season
+from matches import simulation
+from matches.models import Match, SimulationJob, SimulationRun
+from outbox.jobs import recover_stale_jobs
+from outbox.models import OutboxTask
+from tests.factories import LeagueFactory, UserFactory, make_legal_team
+from tests.league.helpers import generate
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("catalog", "eager")]
+
+LONG_AGO = dt.timedelta(minutes=10)
+
+
+@pytest.fixture
+def season() -> Season:
+    league = LeagueFactory(master=UserFactory(username="recovery-master"))
+    season = league_services.season_create(league=league, format=Season.Format.ROUND_ROBIN)
+    for clan in ("tora", "ika", "kitsune", "yamazaru"):
+        team = make_legal_team(clan, owner=UserFactory(), name=f"Recovery {clan}", league=league)
+        league_services.application_accept(team=team)
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    return season
+
+
+def stopped_job(season: Season, *, played: int = 1, restarts: int = 0) -> SimulationJob:
+    """A season simulation whose worker died after playing ``played`` matches, ten minutes ago."""
+    job, created = simulation.simulation_request(
+        actor=season.league.master, scope=SimulationJob.Scope.SEASON, season=season, seed=5
+    )
+    assert created
+    for match in Match.objects.filter(season=season).order_by("id")[:played]:
+        simulation.simulate_match(match=match, seed=1, policy=job.policy, job=job)
+    then = timezone.now() - LONG_AGO
+    SimulationJob.objects.filter(pk=job.pk).update(
+        status=SimulationJob.Status.RUNNING, total=6, queued_at=then - dt.timedelta(seconds=5), heartbeat_at=then
+    )
+    SimulationJob.objects.filter(pk=job.pk).update(restarts=restarts)
+    job.refresh_from_db()
+    return job
+
+
+def test_the_periodic_check_resumes_a_stopped_job_which_finishes_without_playing_a_match_twice(
+    season, django_capture_on_commit_callbacks
+):
+    job = stopped_job(season)
+    assert SimulationRun.objects.filter(match__season=season).count() == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        outcomes = recover_stale_jobs()
+    assert len(outcomes) == 1 and outcomes[0].startswith(f"simulation {job.pk}: The worker stopped")
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.DONE and job.done == job.total == 6
+    assert SimulationRun.objects.filter(match__season=season).count() == 6  # the first one not replayed
+    assert Match.objects.filter(season=season, status=Match.Status.CONFIRMED).count() == 6
+    assert job.restarts == 1
+    heard = timezone.localtime(timezone.now() - LONG_AGO).strftime("%H:%M")
+    assert job.restart_note.startswith(f"The worker stopped (last heard from at {heard}); resumed at ")
+    assert job.heartbeat_at > timezone.now() - dt.timedelta(minutes=1)  # the resumed run beat
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recover_stale_jobs() == []  # finished: nothing more to do
+
+
+def test_a_live_job_is_left_alone_and_a_new_request_is_refused_only_while_it_is_alive(
+    season, django_capture_on_commit_callbacks, client
+):
+    job = stopped_job(season)
+    SimulationJob.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now())  # its worker is alive
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recover_stale_jobs() == []
+        again, created = simulation.simulation_request(
+            actor=season.league.master, scope=SimulationJob.Scope.SEASON, season=season
+        )
+    assert not created and again.pk == job.pk and again.request_outcome == "running"
+    assert SimulationJob.objects.get(pk=job.pk).status == SimulationJob.Status.RUNNING  # not sent again
+
+    # Its task waits in the outbox (the broker is down): waiting, not "under way", and not sent twice.
+    SimulationJob.objects.filter(pk=job.pk).update(heartbeat_at=timezone.now() - LONG_AGO)
+    stored = OutboxTask.objects.create(
+        task_name="matches.tasks.simulation_job_task", args=[job.pk], task_id=job.task_id
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        again, _ = simulation.simulation_request(
+            actor=season.league.master, scope=SimulationJob.Scope.SEASON, season=season
+        )
+        assert recover_stale_jobs() == []
+    assert again.request_outcome == "waiting"
+    stored.delete()
+
+    # The worker is gone: asking again resumes it at once, and says so.
+    client.force_login(season.league.master)
+    url = f"/matches/simulate/{season.league.slug}/{season.number}/season/"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"policy": "auto"}, follow=True)
+    page = response.content.decode()
+    assert "The earlier simulation here had stopped." in page and "already under way" not in page
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.DONE and job.restarts == 1
+    assert SimulationRun.objects.filter(match__season=season).count() == 6
+    assert job.restart_note in page
+
+
+def test_a_job_that_keeps_stopping_is_marked_failed_after_the_last_restart(
+    season, settings, django_capture_on_commit_callbacks
+):
+    job = stopped_job(season, restarts=settings.JOB_MAX_RESTARTS)
+    hours_ago = timezone.now() - dt.timedelta(hours=2)  # past the backoff (the stale limit doubles per restart)
+    SimulationJob.objects.filter(pk=job.pk).update(heartbeat_at=hours_ago, queued_at=hours_ago)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recover_stale_jobs() == [f"simulation {job.pk}: gave up"]
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.FAILED
+    assert f"Stopped {settings.JOB_MAX_RESTARTS + 1} times without finishing" in job.error
+    assert SimulationRun.objects.filter(match__season=season).count() == 1  # nothing more was played
+
+
+def test_jobs_record_a_heartbeat_as_they_run(season, django_capture_on_commit_callbacks):
+    job, _ = simulation.simulation_request(actor=season.league.master, scope=SimulationJob.Scope.ROUND, season=season)
+    assert job.queued_at is not None and job.heartbeat_at is None
+    simulation.simulation_job_run(job_id=job.pk)
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.DONE and job.heartbeat_at is not None
+    assert job.heartbeat_at >= job.queued_at
+    run = ScheduleRun.objects.get(season=season)
+    assert run.heartbeat_at is not None  # the schedule run beat before its transaction
