@@ -20,5 +20,8 @@ Modules:
 * :mod:`.standings` -- tie-breakers and the league table's order.
 * :mod:`.recruitment` -- who a team may recruit; allowances.
 * :mod:`.challenges` -- Stealth at set-up, the Brawl's winning score.
-* :mod:`.simulator` -- a whole match, played by a stated policy.
+* :mod:`.keywords` -- one attack with every keyword and special ability.
+* :mod:`.simulation` -- a whole match, played by a stated policy (board,
+  scoring, targeting policy, one class per challenge, the turn loop);
+  :mod:`.simulator` re-exports it under its former name.
 """

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 ENGINE = Path(__file__).resolve().parents[2] / "rules" / "engine"
-MODULES = sorted(ENGINE.glob("*.py"))
+MODULES = sorted(ENGINE.rglob("*.py"))  # the engine's packages too (rules/engine/simulation/)
 
 
 def _imported_roots(path: Path) -> list[tuple[int, str]]:
@@ -31,10 +31,15 @@ def test_engine_modules_exist():
     assert {"__init__.py", "dice.py", "affinity.py", "combat.py", "odds.py", "league.py"} <= names
 
 
-@pytest.mark.parametrize("path", MODULES, ids=[p.name for p in MODULES])
+def test_engine_subpackages_are_checked():
+    simulation = {p.relative_to(ENGINE).as_posix() for p in MODULES if p.parent != ENGINE}
+    assert {"simulation/__init__.py", "simulation/match.py", "simulation/challenges/brawl.py"} <= simulation
+
+
+@pytest.mark.parametrize("path", MODULES, ids=[p.relative_to(ENGINE).as_posix() for p in MODULES])
 def test_only_stdlib_imports(path):
     bad = [
-        f"{path.name}:{line}: {root}"
+        f"{path.relative_to(ENGINE)}:{line}: {root}"
         for line, root in _imported_roots(path)
         if root not in sys.stdlib_module_names or root == "django"
     ]
@@ -50,6 +55,7 @@ pkg = types.ModuleType("rules")
 pkg.__path__ = [{str(ENGINE.parent)!r}]
 sys.modules["rules"] = pkg
 import rules.engine.dice, rules.engine.affinity, rules.engine.combat, rules.engine.odds, rules.engine.league
+import rules.engine.simulation, rules.engine.simulator
 bad = sorted(m for m in sys.modules if m.split(".")[0] in ("django", "celery", "psycopg"))
 assert not bad, bad
 """

@@ -2,7 +2,6 @@
 exactly, record validity, every challenge with 2-4 teams, underdog tokens,
 and the stronger team winning more often."""
 
-import json
 import random
 from collections import Counter
 from pathlib import Path
@@ -19,33 +18,14 @@ from rules.engine.simulator import (
     SimTeam,
     simulate_match,
 )
+from tests.rules.simulator_rosters import CATALOG, PROFILES, RONIN, sim_team
 
-CATALOG = json.loads(
-    (Path(__file__).resolve().parents[2] / "rules" / "data" / "catalog.json").read_text(encoding="utf-8")
-)
-PROFILES = {p["slug"]: p for c in CATALOG["clans"] for p in c["profiles"]}
-RONIN = {r["slug"]: r for r in CATALOG["ronin"]}
 FACE_NAMES = {e.value for e in ELEMENTS}
 
 
 def make_team(team_id, picks, *, boost=None, extra=()):
     """picks: (profile slug, count, chosen ability or None); boost: dict of advancements for all."""
-    ninjas, n = [], 0
-    for slug, count, ability in picks:
-        entry = PROFILES.get(slug) or RONIN[slug]
-        for _ in range(count):
-            n += 1
-            ninjas.append(
-                SimNinja.from_profile(
-                    entry,
-                    ninja_id=team_id * 100 + n,
-                    name=f"{entry['name']} {team_id}.{n}",
-                    abilities=[ability] if ability else None,
-                    **(boost or {}),
-                )
-            )
-    ninjas.extend(extra)
-    return SimTeam(team_id, tuple(ninjas), f"team {team_id}")
+    return sim_team(team_id, [(slug, count, ability, boost or {}) for slug, count, ability in picks], extra=extra)
 
 
 TORA = [

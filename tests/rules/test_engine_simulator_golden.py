@@ -35,12 +35,10 @@ if __name__ == "__main__":  # run as a script: make the project importable
 
 from rules.engine.keywords import FightPolicy  # noqa: E402
 from rules.engine.league import underdog_bonuses  # noqa: E402
-from rules.engine.simulator import CHALLENGES, Geometry, SimNinja, SimTeam, simulate_match  # noqa: E402
+from rules.engine.simulator import CHALLENGES, Geometry, SimTeam, simulate_match  # noqa: E402
+from tests.rules.simulator_rosters import CATALOG, sim_team  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "simulator_matches.json"
-CATALOG = json.loads((ROOT / "rules" / "data" / "catalog.json").read_text(encoding="utf-8"))
-PROFILES = {p["slug"]: p for c in CATALOG["clans"] for p in c["profiles"]}
-RONIN = {r["slug"]: r for r in CATALOG["ronin"]}
 
 # A roster: (profile or ronin slug, count, chosen ability or None, advancements for SimNinja.from_profile)
 ROSTERS: dict[str, list[tuple]] = {
@@ -167,21 +165,7 @@ ROSTERS["tanchyo-max"] = _max_roster("tanchyo")
 
 
 def team(team_id: int, roster: str) -> SimTeam:
-    ninjas, n = [], 0
-    for slug, count, ability, changes in ROSTERS[roster]:
-        entry = PROFILES.get(slug) or RONIN[slug]
-        for _ in range(count):
-            n += 1
-            ninjas.append(
-                SimNinja.from_profile(
-                    entry,
-                    ninja_id=team_id * 100 + n,
-                    name=f"{entry['name']} {team_id}.{n}",
-                    abilities=[ability] if ability else None,
-                    **changes,
-                )
-            )
-    return SimTeam(team_id, tuple(ninjas), f"{roster} {team_id}")
+    return sim_team(team_id, ROSTERS[roster], name=f"{roster} {team_id}")
 
 
 # (label, rosters in team order, underdog ratings or None, extra keyword arguments of simulate_match)

@@ -1,0 +1,302 @@
+"""The board: where every model is (zones, positions, contacts) and the geometry between them.
+
+The board is abstract (docs/simulation.md, "Board"): each pair of teams faces each other across a
+board :data:`BOARD_DEPTH` spaces deep; a model's position is how far it has advanced from its own
+deployment edge (``progress``), so two models of different teams are ``|p1 - (BOARD_DEPTH - p2)|``
+spaces apart. Who is in whose influence zone is a graph of contacts between enemy models
+(``engaged``), with the back zone kept per contact (``behind``). :class:`Geometry` holds the chances
+that stand in for the geometry the abstraction leaves out.
+
+A model is in one zone: on the board, in the Training Ground, in the Healing House, or out of the
+game (not available). :class:`Model` is one model's whole state in the match: zone and position,
+status tokens, per-round effects, and what the record counts for it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..keywords import AB, CombatantSnapshot
+from .journal import Journal
+from .roster import SimNinja
+
+#: Spaces between two opposing deployment edges (abstract board depth).
+BOARD_DEPTH = 18
+#: The middle of the board (King of the Hill's scoring area, Search's crates).
+CENTRE = BOARD_DEPTH // 2
+
+#: The zones a model can be in.
+BOARD, TRAINING, HEALING, OUT = "board", "training", "healing", "out"
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The probabilities that stand in for the board's geometry.
+
+    ``crowd``: an enemy already in contact with the defender's side is also
+    adjacent to an attacker that walks up (per enemy); ``near``: the same
+    for an enemy that is free but within one space.  ``back_on_approach``:
+    walking up to a defender that faces another enemy ends in its back
+    influence zone.  ``back_on_turn``: when a model turns to face its
+    target, each other adjacent enemy ends up behind it.  ``friend_in_zone``:
+    an assisting friend stands in the attacker's own influence zone (Fire
+    Stuns it).  ``sentry``: a model at a guarded objective is attacked by a
+    sentry first.  ``lantern``: a model in Stealth that moves loses it to a
+    lantern's light.
+    """
+
+    crowd: float = 0.3
+    near: float = 0.2
+    back_on_approach: float = 0.5
+    back_on_turn: float = 0.3
+    friend_in_zone: float = 0.5
+    sentry: float = 0.5
+    lantern: float = 0.15
+
+
+DEFAULT_GEOMETRY = Geometry()
+
+
+@dataclass(eq=False)
+class Model:
+    """One model's state in the match (``uid``: its index on the board; ``team``: its team's index)."""
+
+    uid: int
+    team: int
+    ninja: SimNinja
+    where: str = TRAINING
+    progress: int = 0
+    engaged: set = field(default_factory=set)  # uids of adjacent enemy models
+    behind: set = field(default_factory=set)  # uids of enemies in my back influence zone
+    stun: int = 0
+    slow: int = 0
+    poison: int = 0
+    curse: int = 0
+    lucky: int = 0
+    protect: int = 0
+    haste: int = 0
+    moon: int = 0
+    stealth: bool = False
+    activated: bool = False
+    mastery_ready: bool = True
+    tidal_ready: bool = True
+    indomitable_ready: bool = True
+    played: bool = False
+    injuries: int = 0
+    chunin_stuns: int = 0
+    reveals: int = 0
+    feats: Counter = field(default_factory=Counter)
+    # per-round effects
+    metal_to_dust: bool = False
+    no_defense: bool = False
+    attack_mod: int = 0
+    defense_mod: int = 0
+    carrying: int | None = None  # medal id
+    run_target: int | None = None  # team whose medal a runner goes for
+
+    @property
+    def name(self) -> str:
+        return self.ninja.name
+
+    @property
+    def on_board(self) -> bool:
+        return self.where == BOARD
+
+    def has(self, name: str) -> bool:
+        return self.ninja.has(name)
+
+    @property
+    def ignores_zones(self) -> bool:
+        """Moves through influence zones without a dodge (Moon Power, Movement Rig, Banzai)."""
+        return self.moon > 0 or self.has("Movement Rig") or self.has("Banzai")
+
+    @property
+    def shooting_range(self) -> int:
+        """Range of its ranged attack (the profile's, or Mountain Flute's 10); 0 without one."""
+        if self.ninja.ranged:
+            return self.ninja.ranged
+        return 10 if self.has("Mountain Flute") else 0
+
+    @property
+    def shoots_stealthily(self) -> bool:
+        """Its shots keep it in Stealth (a Stealthy ranged profile, Mountain Flute)."""
+        return "Stealthy" in self.ninja.ranged_text or (not self.ninja.ranged and self.has("Mountain Flute"))
+
+    def new_round(self) -> None:
+        """Clear what lasts one round (activation, once-a-round keywords, round effects)."""
+        self.activated = False
+        self.mastery_ready = self.tidal_ready = self.indomitable_ready = True
+        self.metal_to_dust = False
+        self.no_defense = False
+        self.attack_mod = self.defense_mod = 0
+
+    def reset_statuses(self) -> None:
+        self.stun = self.slow = self.poison = self.curse = self.lucky = self.protect = 0
+        self.haste = self.moon = 0
+        self.stealth = False
+
+    def snapshot(self) -> CombatantSnapshot:
+        """The model as :func:`~rules.engine.keywords.fight` sees it now."""
+        return CombatantSnapshot(
+            name=self.name,
+            attack=self.ninja.attack,
+            defense=self.ninja.defense,
+            affinities=self.ninja.affinities,
+            keywords=self.ninja.keywords,
+            abilities=self.ninja.abilities,
+            is_chunin=self.ninja.is_chunin,
+            stun_tokens=self.stun,
+            in_stealth=self.stealth,
+            moon_powered=self.moon > 0,
+            lucky_tokens=self.lucky,
+            curse_tokens=self.curse,
+            protect_tokens=self.protect,
+            mastery_ready=self.mastery_ready,
+            tidal_wave_ready=self.tidal_ready,
+            indomitable_ready=self.indomitable_ready,
+            has_activated=self.activated,
+            no_defense_dice=self.no_defense,
+            metal_to_dust=self.metal_to_dust,
+            attack_bonus=self.attack_mod,
+            defense_bonus=self.defense_mod,
+        )
+
+
+class Board:
+    """Every model of the match, the zones they are in, and the geometry between them.
+
+    ``rng`` and ``geometry`` decide the contacts the abstraction draws by chance; ``journal``
+    logs what a move reveals (lanterns, Vigilance).
+    """
+
+    def __init__(self, models: list[Model], *, rng: random.Random, geometry: Geometry, journal: Journal) -> None:
+        self.models = models
+        self.rng = rng
+        self.geo = geometry
+        self.journal = journal
+
+    # -- who is where --------------------------------------------------------
+
+    def team_models(self, t: int) -> list[Model]:
+        return [m for m in self.models if m.team == t]
+
+    def on_board(self, t: int | None = None) -> list[Model]:
+        return [m for m in self.models if m.on_board and (t is None or m.team == t)]
+
+    def enemies(self, m: Model) -> list[Model]:
+        return [o for o in self.models if o.on_board and o.team != m.team]
+
+    def distance(self, a: Model, b: Model) -> int:
+        if b.uid in a.engaged:
+            return 1
+        return max(1, abs(a.progress - (BOARD_DEPTH - b.progress)))
+
+    def visible(self, viewer: Model, target: Model) -> bool:
+        return not target.stealth or viewer.has(AB.UNCANNY_AWARENESS)
+
+    def in_centre(self, m: Model) -> bool:
+        """Within two spaces of the middle of the board (King of the Hill's scoring area)."""
+        return abs(m.progress - CENTRE) <= 2
+
+    # -- zones ---------------------------------------------------------------
+
+    def enter(self, m: Model) -> None:
+        """Deploy ``m`` at its own edge."""
+        m.where = BOARD
+        m.progress = 0
+        m.played = True
+        m.engaged.clear()
+        m.behind.clear()
+
+    def leave(self, m: Model, where: str) -> None:
+        """Take ``m`` off the board to ``where`` with every status token removed."""
+        self.disengage(m)
+        m.where = where
+        m.reset_statuses()
+
+    # -- contacts ------------------------------------------------------------
+
+    def disengage(self, m: Model) -> None:
+        for uid in m.engaged:
+            other = self.models[uid]
+            other.engaged.discard(m.uid)
+            other.behind.discard(m.uid)
+        m.engaged.clear()
+        m.behind.clear()
+
+    def place_adjacent(self, m: Model, target: Model) -> bool:
+        """Move ``m`` into contact with ``target``; returns the back strike."""
+        if target.uid in m.engaged:
+            return m.uid in target.behind
+        self.disengage(m)
+        m.progress = max(0, min(BOARD_DEPTH, BOARD_DEPTH - target.progress - 1))
+        busy = bool(target.engaged)
+        m.engaged.add(target.uid)
+        target.engaged.add(m.uid)
+        back = busy and self.rng.random() < self.geo.back_on_approach
+        if back:
+            target.behind.add(m.uid)
+        for z in self.enemies(m):
+            if z is target or z.stealth or z.uid in m.engaged:
+                continue
+            if abs(z.progress - target.progress) > 1:
+                continue
+            p = self.geo.crowd if z.engaged else self.geo.near
+            if self.rng.random() < p:
+                m.engaged.add(z.uid)
+                z.engaged.add(m.uid)
+        self.vigilance(m)
+        return back
+
+    def turn_to(self, m: Model, target: Model) -> None:
+        """``m`` faces ``target``; each other enemy in contact may end up behind it."""
+        m.behind.discard(target.uid)
+        for u in list(m.engaged):
+            if u != target.uid and self.rng.random() < self.geo.back_on_turn:
+                m.behind.add(u)
+
+    def vigilance(self, m: Model) -> None:
+        if m.stealth and any(self.models[u].has("Vigilance") for u in m.engaged):
+            m.stealth = False
+            self.journal.say(f"{m.name} loses Stealth (Vigilance)")
+
+    # -- moves ---------------------------------------------------------------
+
+    def move(self, m: Model, spaces: int, goal: int | None = None) -> None:
+        """Move ``m`` (already free of contacts it had to dodge) up to ``spaces`` toward ``goal``
+        (a position) or, with no goal, toward the enemy: it stops two spaces short of the nearest
+        visible enemy and next to the nearest hidden one (players know roughly where a model went
+        into Stealth)."""
+        self.disengage(m)
+        if goal is None:
+            limit = BOARD_DEPTH
+            for e in self.enemies(m):
+                gap = 2 if self.visible(m, e) else 1
+                limit = min(limit, BOARD_DEPTH - e.progress - gap)
+            new = min(m.progress + spaces, max(limit, m.progress))
+        elif goal >= m.progress:
+            new = min(m.progress + spaces, goal)
+        else:
+            new = max(m.progress - spaces, goal)
+        m.progress = max(0, min(BOARD_DEPTH, new))
+        if m.stealth and self.rng.random() < self.geo.lantern:
+            m.stealth = False
+            self.journal.say(f"{m.name} loses Stealth to a lantern")
+
+    def push_back(self, target: Model) -> None:
+        """Air: the defender is pushed three spaces back, out of every contact."""
+        self.disengage(target)
+        target.progress = max(0, target.progress - 3)
+
+    def place_in_front(self, attacker: Model, target: Model, *, pulled_back: bool) -> None:
+        """Water: both leave their contacts and the defender is placed in contact in front of the
+        attacker (which is pulled back two spaces first when the defender chose Water)."""
+        self.disengage(attacker)
+        self.disengage(target)
+        if pulled_back:
+            attacker.progress = max(0, attacker.progress - 2)
+        target.progress = max(0, BOARD_DEPTH - attacker.progress - 1)
+        attacker.engaged.add(target.uid)
+        target.engaged.add(attacker.uid)
