@@ -171,8 +171,12 @@ class Board:
     logs what a move reveals (lanterns, Vigilance).
     """
 
-    def __init__(self, models: list[Model], *, rng: random.Random, geometry: Geometry, journal: Journal) -> None:
+    def __init__(
+        self, models: list[Model], *, teams: int, rng: random.Random, geometry: Geometry, journal: Journal
+    ) -> None:
         self.models = models
+        # each team's models in board order (the look-ups below run in every target choice)
+        self.by_team = [[m for m in models if m.team == t] for t in range(teams)]
         self.rng = rng
         self.geo = geometry
         self.journal = journal
@@ -180,13 +184,15 @@ class Board:
     # -- who is where --------------------------------------------------------
 
     def team_models(self, t: int) -> list[Model]:
-        return [m for m in self.models if m.team == t]
+        return list(self.by_team[t])
 
     def on_board(self, t: int | None = None) -> list[Model]:
-        return [m for m in self.models if m.on_board and (t is None or m.team == t)]
+        if t is None:
+            return [m for m in self.models if m.where == BOARD]
+        return [m for m in self.by_team[t] if m.where == BOARD]
 
     def enemies(self, m: Model) -> list[Model]:
-        return [o for o in self.models if o.on_board and o.team != m.team]
+        return [o for o in self.models if o.where == BOARD and o.team != m.team]
 
     def distance(self, a: Model, b: Model) -> int:
         if b.uid in a.engaged:

@@ -69,7 +69,7 @@ class Match:
                 elif ninja.starts_in_healing_house:
                     m.where = HEALING
                 models.append(m)
-        self.board = Board(models, rng=rng, geometry=geometry, journal=self.journal)
+        self.board = Board(models, teams=self.n, rng=rng, geometry=geometry, journal=self.journal)
         bonuses = list(underdog or [])
         if bonuses and len(bonuses) != self.n:
             raise ValueError("one UnderdogBonus per team, in team order")

@@ -44,11 +44,11 @@ class Referee(Part):
 
     # -- the situation -------------------------------------------------------
 
-    def assistants(self, helper_team: int, opponent: Model, exclude: Model) -> list[Model]:
-        """Friendly models that assist against ``opponent``: not Stunned, not in Stealth, in
-        contact with the opponent and with no other enemy."""
+    def assistants(self, friends: list[Model], opponent: Model, exclude: Model) -> list[Model]:
+        """The ``friends`` (a team's models on the board) that assist against ``opponent``: not
+        Stunned, not in Stealth, in contact with the opponent and with no other enemy."""
         out = []
-        for f in self.board.on_board(helper_team):
+        for f in friends:
             if f is exclude or f.stun or f.stealth:
                 continue
             if opponent.uid in f.engaged and f.engaged <= {opponent.uid}:
@@ -68,6 +68,7 @@ class Referee(Part):
     ) -> FightContext:
         kw: dict = dict(attacker_moved=moved, spaces_moved=spaces)
         t_a, t_d = attacker.team, target.team
+        friends, foes = self.board.on_board(t_a), self.board.on_board(t_d)
         if ranged:
             kw.update(ranged=True, ranged_bonus=attacker.ninja.ranged_attack_bonus)
             text = attacker.ninja.ranged_text
@@ -80,8 +81,8 @@ class Referee(Part):
             if not attacker.ninja.ranged and attacker.has("Mountain Flute"):
                 kw.update(ranged_bonus=0, earth_void_stun=True)
         else:
-            a_help = self.assistants(t_a, target, attacker)
-            d_help = [] if target.no_defense else self.assistants(t_d, attacker, target)
+            a_help = self.assistants(friends, target, attacker)
+            d_help = [] if target.no_defense else self.assistants(foes, attacker, target)
             kw.update(
                 assists_attacker=len(a_help),
                 assists_defender=len(d_help),
@@ -90,13 +91,13 @@ class Referee(Part):
                 back_strike=back,
             )
         bonus, notes = 0, []
-        for chunin in self.board.on_board(t_a):
+        for chunin in friends:
             if chunin is not attacker and chunin.has("Tyrant") and abs(chunin.progress - attacker.progress) <= 4:
                 bonus += 1
                 notes.append("Tyrant +1")
                 break
         d_bonus = 0
-        for k in self.board.on_board(t_d):
+        for k in foes:
             if k is not target and k.has("Resolute Melody") and not ranged and (k.engaged & target.engaged):
                 d_bonus += 1
                 notes.append("Resolute Melody +1")
@@ -108,8 +109,8 @@ class Referee(Part):
         kw.update(
             attacker_reroll_tokens=side_a.reroll_tokens,
             defender_reroll_tokens=side_d.reroll_tokens,
-            attacker_sensei=side_a.sensei_ready and any(f.has(KW.SENSEI) for f in self.board.on_board(t_a)),
-            defender_sensei=side_d.sensei_ready and any(f.has(KW.SENSEI) for f in self.board.on_board(t_d)),
+            attacker_sensei=side_a.sensei_ready and any(f.has(KW.SENSEI) for f in friends),
+            defender_sensei=side_d.sensei_ready and any(f.has(KW.SENSEI) for f in foes),
         )
         if extra:
             kw.update(extra)
@@ -142,7 +143,7 @@ class Referee(Part):
         if out.zone_stun_enemies:
             zone += [(self.board.models[u], True) for u in attacker.engaged if u != target.uid]
         if out.zone_stun_friends:
-            for f in self.assistants(attacker.team, target, attacker):
+            for f in self.assistants(self.board.on_board(attacker.team), target, attacker):
                 if self.rng.random() < self.match.geo.friend_in_zone:
                     zone.append((f, False))
         # the defender's side is harmed by the attacker, the attacker's side by the defender
