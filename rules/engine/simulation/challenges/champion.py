@@ -5,6 +5,7 @@ Policy: the best non-chunin attacker on the board is Champion, chosen again when
 
 from __future__ import annotations
 
+from ...challenges import CHAMPION_AWARD
 from ..board import Model
 from .base import OneModelPerTeam
 
@@ -20,7 +21,7 @@ class Champion(OneModelPerTeam):
         return max(candidates, key=lambda m: (m.ninja.attack, m.ninja.defense, -m.uid))
 
     def on_chosen(self, m: Model) -> None:
-        m.feats["chosen_champion"] += 1
+        m.feats[CHAMPION_AWARD] += 1
 
     def score_injury(self, victim: Model, by: Model) -> int:
         if not self.is_chosen(by):
