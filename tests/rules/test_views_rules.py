@@ -77,7 +77,7 @@ def test_index_lists_clans_with_their_elements(client):
         ("Tanchyo", "Air"),
         ("Ijin", "Void"),
     ]:
-        assert re.search(rf'#clan-{name.lower()}">{name}</a></td><td><span class="badge[^"]*">{element}</span>', html)
+        assert re.search(rf'#clan-{name.lower()}">{name}</a></th><td><span class="badge[^"]*">{element}</span>', html)
 
 
 def test_profile_lines_read_as_in_the_book(client):
@@ -175,7 +175,7 @@ def test_challenges_page_shows_xp_awards(client):
     html = client.get(reverse("rules:challenges")).content.decode()
     block = html[html.index('id="challenge-capture-the-medal"') :]
     assert "Ninjas allowed 7" in block and "9 rounds" in block
-    assert block.count("<tr><td>") == 3  # three XP awards
+    assert block.count('<tr><th scope="row" class="fw-normal">') == 3  # three XP awards, each a row header
     assert "Setup" in block
 
 

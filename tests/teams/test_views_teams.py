@@ -322,10 +322,10 @@ def test_scroll_lists_the_latest_20_games_and_all_on_request(client):
     _play_games(team, 21)
     url = reverse("teams:detail", args=[team.pk])
     body = client.get(url).content.decode()
-    assert body.count('<td class="text-nowrap"><a href="/matches/') == 20
+    assert body.count('<th scope="row" class="text-nowrap fw-normal"><a href="/matches/') == 20
     assert "Show every game" in body
     body = client.get(url + "?games=all").content.decode()
-    assert body.count('<td class="text-nowrap"><a href="/matches/') == 21
+    assert body.count('<th scope="row" class="text-nowrap fw-normal"><a href="/matches/') == 21
     assert "Show every game" not in body
 
 
