@@ -9,51 +9,48 @@ the All-Star: 8 XP, a new level); player B logs in and confirms; player A choose
 the level brought; the league table changes; the master drafts, edits and publishes the round's
 newsletter and player A reads it.
 
-A screenshot of every step is saved to test-artifacts/e2e/NN-step.png. The test skips when
-chromium is missing, but fails when REQUIRE_SERVICES=1 or CI=true (tests.conftest.need).
+A screenshot of every step is saved to test-artifacts/e2e/NN-step.png. Every page the walk visits
+is audited by axe-core for the WCAG 2.1 A and AA rules (tests/e2e/axe.py): when the walk first
+arrives at an address, at every screenshot of a later visit (the same page showing other data), and
+with a menu opened; the test fails listing each violation (rule, page, target), and fails if a page
+was visited but never audited.
+The report is saved to test-artifacts/e2e/axe.json. The test skips when chromium is missing, but
+fails when REQUIRE_SERVICES=1 or CI=true (tests.conftest.need).
 """
 
 from __future__ import annotations
 
-import os
+import json
 import re
-import shutil
 import time
 from pathlib import Path
 
-import pytest
-
-from tests.conftest import need
+from tests.e2e.axe import audit, page_path
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
 PASSWORD = "Moonlit-Path-2468!"
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def chromium_path() -> str | None:
-    path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
-    return path if path and os.path.exists(path) else None
 
 
 class Walk:
-    """Screenshots numbered in the order they are taken, and the problems the pages reported."""
+    """Screenshots numbered in the order they are taken, the problems the pages reported, and the
+    accessibility audit of every page visited."""
 
     def __init__(self) -> None:
         self.n = 0
         self.shots: list[str] = []
         self.problems: list[str] = []
+        self.visited: set[str] = set()  # the paths of every document a page loaded
+        self.loads: dict[str, int] = {}  # who -> documents loaded so far
+        self.audited: dict[str, int] = {}  # path -> audits run on it
+        self.audited_load: dict[str, int] = {}  # who -> the document last audited
+        self.violations: list = []
+        self.axe_version = ""
+        self.axe_seconds = 0.0
 
-    def watch(self, page, who: str) -> None:
+    def watch(self, page, who: str) -> AuditedPage:
+        """Listen to the page's errors and navigations; return it wrapped so its arrivals are audited."""
         page.on("pageerror", lambda exc: self.problems.append(f"{who}: JavaScript error: {exc}"))
         # The Content-Security-Policy refuses anything inline: a page that still needed it says so here.
         page.on(
@@ -72,12 +69,72 @@ class Walk:
                 else None
             ),
         )
+        page.on("framenavigated", lambda frame: self._navigated(page, who, frame))
+        return AuditedPage(page, self, who)
 
-    def shot(self, page, step: str, *, full_page: bool = True) -> None:
+    def _navigated(self, page, who: str, frame) -> None:
+        if frame == page.main_frame and frame.url.startswith("http"):
+            self.visited.add(page_path(frame.url))
+            self.loads[who] = self.loads.get(who, 0) + 1
+
+    def audit(self, page: AuditedPage, *, label: str = "", when: str = "new page") -> None:
+        """Run axe-core on the page. ``when``: "new page" (unless its address was audited before),
+        "new document" (unless this very load was audited: a screenshot after an arrival), "now"."""
+        path = page_path(page.url)
+        if when == "new page" and path in self.audited:
+            return
+        if when == "new document" and self.audited_load.get(page.who) == self.loads.get(page.who):
+            return
+        started = time.monotonic()
+        self.axe_version, found = audit(page.raw, label=label)
+        self.axe_seconds += time.monotonic() - started
+        self.violations.extend(found)
+        self.audited[path] = self.audited.get(path, 0) + 1
+        self.audited_load[page.who] = self.loads.get(page.who)
+
+    def shot(self, page: AuditedPage, step: str, *, full_page: bool = True) -> None:
         self.n += 1
         path = ARTIFACTS / f"{self.n:02d}-{step}.png"
         page.screenshot(path=str(path), full_page=full_page)
         self.shots.append(path.name)
+        self.audit(page, label=step, when="new document")
+
+    def report(self) -> dict:
+        report = {
+            "axe_core": self.axe_version,
+            "pages": sorted(self.audited),
+            "audits": sum(self.audited.values()),
+            "seconds": round(self.axe_seconds, 1),
+            "violations": [str(v) for v in self.violations],
+            "not_audited": sorted(self.visited - set(self.audited)),
+        }
+        (ARTIFACTS / "axe.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+        return report
+
+
+class AuditedPage:
+    """A Playwright page whose arrivals are audited. The walk moves between pages with goto() and
+    click-then-wait_for_url(), so after each of them axe-core runs on the page reached (the first
+    time the walk reaches that address); a screenshot audits a later visit too, and audit() the page
+    in a state scripts made (a menu opened). The walk's end checks that no visited page escaped."""
+
+    def __init__(self, page, walk: Walk, who: str) -> None:
+        self.raw, self.walk, self.who = page, walk, who
+
+    def __getattr__(self, name):
+        return getattr(self.raw, name)
+
+    def goto(self, url: str, **kwargs):
+        response = self.raw.goto(url, **kwargs)
+        self.walk.audit(self)
+        return response
+
+    def wait_for_url(self, url, **kwargs) -> None:
+        self.raw.wait_for_url(url, **kwargs)
+        self.walk.audit(self)
+
+    def audit(self, *, label: str) -> None:
+        self.walk.audit(self, label=label, when="now")
 
 
 def sign_up(page, base: str, username: str) -> None:
@@ -98,10 +155,12 @@ def log_in(page, base: str, username: str, next_path: str) -> None:
     page.wait_for_url(re.compile(re.escape(next_path) + "$"))
 
 
-def log_out(page) -> None:
+def log_out(page, base: str) -> None:
     page.get_by_role("button", name="Menu").click()  # the phone's collapsed navbar
+    page.get_by_role("button", name="Log out").wait_for()
+    page.audit(label="navigation menu open")
     page.get_by_role("button", name="Log out").click()
-    page.wait_for_load_state()
+    page.wait_for_url(f"{base}/")
 
 
 def create_team(page, base: str, name: str, clan: str, league_name: str | None = None) -> int:
@@ -138,37 +197,6 @@ def mark_ready(page, base: str, team_pk: int) -> None:
     assert "is ready to play" in page.inner_text("main")
 
 
-@pytest.fixture
-def eager_celery():
-    """Run tasks in-process for this test: with REDIS_URL set (CI) the app would send them to the
-    broker, and no worker consumes for the live server here."""
-    from league.celery import app
-
-    before = (app.conf.task_always_eager, app.conf.task_eager_propagates)
-    app.conf.task_always_eager = True
-    app.conf.task_eager_propagates = True
-    yield
-    app.conf.task_always_eager, app.conf.task_eager_propagates = before
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API runs an event loop in this thread; the test still reads the database
-    # synchronously between browser steps (nothing here is async code). Only for this test.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:  # pragma: no cover - a test dependency
-        sync_playwright = None
-    need(sync_playwright is not None, "the playwright package")
-    executable = chromium_path()
-    need(executable is not None, "chromium (set CHROMIUM_PATH or install Debian's chromium)")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
 def test_walkthrough(transactional_db, live_server, catalog, eager_celery, browser):
     from django.db import connections
 
@@ -198,9 +226,10 @@ def walk_through(base: str, browser) -> None:
     )
     for ctx in (master_ctx, a_ctx, b_ctx):
         ctx.set_default_timeout(15_000)
-    master, a, b = master_ctx.new_page(), a_ctx.new_page(), b_ctx.new_page()
-    for page, who in ((master, "master"), (a, "player A"), (b, "player B")):
-        walk.watch(page, who)
+    master, a, b = (
+        walk.watch(ctx.new_page(), who)
+        for ctx, who in ((master_ctx, "master"), (a_ctx, "player A"), (b_ctx, "player B"))
+    )
 
     # 1. The master signs up, founds a league and opens a round robin season.
     master.goto(base + "/")
@@ -242,12 +271,13 @@ def walk_through(base: str, browser) -> None:
     mark_ready(b, base, foxes)
     b.goto(f"{base}/leagues/{slug}/")
     b.get_by_role("link", name="Apply with a team").click()
+    b.wait_for_url(re.compile(rf"/leagues/{slug}/apply/$"))
     b.select_option("#id_team", label="Silver Foxes (Kitsune)")
     b.get_by_role("button", name="Apply").click()
     b.wait_for_url(re.compile(rf"/leagues/{slug}/$"))
     assert "has applied" in b.inner_text(".alert-success")
     walk.shot(b, "applied")
-    log_out(b)
+    log_out(b, base)
 
     # 4. The master accepts both teams and draws the round robin (Brawl for every fixture).
     master.goto(f"{base}/leagues/{slug}/applications/")
@@ -274,7 +304,9 @@ def walk_through(base: str, browser) -> None:
     a.get_by_role("link", name="pre-match sheet").click()
     a.wait_for_url(re.compile(rf"/matches/{match.pk}/sheet/$"))
     walk.shot(a, "presheet")
-    a.get_by_role("button", name=re.compile("Kick off")).click()
+    with a.expect_navigation():
+        a.get_by_role("button", name=re.compile("Kick off")).click()
+    a.audit(label="kicked off")
     a.get_by_role("link", name="Enter the result").first.click()
     a.wait_for_url(re.compile(rf"/matches/{match.pk}/result/$"))
 
@@ -330,7 +362,7 @@ def walk_through(base: str, browser) -> None:
     # 9. The league table has changed: the winner on top with 3 points.
     a.goto(f"{base}/leagues/{slug}/seasons/1/")
     top = a.locator("[data-testid=league-table] tbody tr").first
-    cells = top.locator("td").all_inner_texts()
+    cells = top.locator("td, th").all_inner_texts()  # the team's name is the row header
     assert "Paper Tigers" in cells[1] and cells[2] == "1" and cells[3] == "1", cells
     assert top.locator("td.fw-bold").inner_text() == "3"
     walk.shot(a, "table-after")
@@ -342,11 +374,13 @@ def walk_through(base: str, browser) -> None:
     master.get_by_role("button", name="Draft the newsletter").click()
     master.wait_for_url(re.compile(rf"/newsletters/{slug}/season-1-round-1/$"))
     master.get_by_role("link", name="Edit the editorial").click()
+    master.wait_for_url(re.compile(rf"/newsletters/{slug}/season-1-round-1/edit/$"))
     master.fill("#id_editorial", "**Paper Tigers** win the opening *Brawl*: Shiro injures five.")
     master.get_by_role("button", name="Save the draft").click()
     master.wait_for_url(re.compile(rf"/newsletters/{slug}/season-1-round-1/$"))
     walk.shot(master, "newsletter-draft")
     master.get_by_role("link", name="Publish…").click()
+    master.wait_for_url(re.compile(rf"/newsletters/{slug}/season-1-round-1/publish/$"))
     master.get_by_role("button", name="Publish").click()
     master.wait_for_url(re.compile(rf"/newsletters/{slug}/season-1-round-1/$"))
     assert "Published" in master.inner_text(".alert-success")
@@ -363,6 +397,14 @@ def walk_through(base: str, browser) -> None:
     for ctx in (master_ctx, a_ctx, b_ctx):
         ctx.close()
     assert not walk.problems, walk.problems
+    report = walk.report()
+    assert not report["not_audited"], f"pages visited but not audited by axe-core: {report['not_audited']}"
+    assert len(report["pages"]) >= 20, report["pages"]
+    assert not walk.violations, (
+        f"axe-core {report['axe_core']} found {len(walk.violations)} WCAG 2.1 A/AA violations on "
+        f"{len({v.page for v in walk.violations})} of {report['audits']} audits:\n"
+        + "\n".join(str(v) for v in walk.violations)
+    )
     assert len(walk.shots) >= 20, walk.shots
     elapsed = time.monotonic() - started
     assert elapsed < 90, f"the walk-through took {elapsed:.0f} s"
