@@ -291,13 +291,30 @@ def eager_tasks():
 VISITORS = ("anonymous", "player", "master")  # the team owner sees the roster's action column
 
 
+def seed_pages_world():
+    """The permission matrix's world, with an email that failed so the master's deliveries page
+    shows its table."""
+    from newsletters.models import NewsletterDelivery
+    from tests.trust.world import seed_world
+
+    world = seed_world()
+    NewsletterDelivery.objects.create(
+        newsletter=world.extra["published"],
+        user=world.users["player"],
+        email="trust-player@example.org",
+        status=NewsletterDelivery.Status.FAILED,
+        attempts=3,
+        last_error="Connection refused",
+    )
+    return world
+
+
 @pytest.mark.django_db
 def test_every_page_has_a_skip_link_and_labelled_tables(catalog, fast_hasher, eager_tasks):
     """Every URL of the permission matrix that someone may GET, as each kind of visitor allowed."""
     from tests.trust.matrix import RULES, client_for
-    from tests.trust.world import seed_world
 
-    world = seed_world()
+    world = seed_pages_world()
     clients = {role: client_for(world, role) for role in VISITORS}
     checked, problems = set(), []
     for name, cases in RULES.items():
@@ -334,6 +351,7 @@ def test_every_page_has_a_skip_link_and_labelled_tables(catalog, fast_hasher, ea
         "rules:challenges",
         "newsletters:detail",
         "league:fixture_challenge",
+        "newsletters:deliveries",
     } <= checked
     assert len(checked) >= 45, sorted(checked)
 
