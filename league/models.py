@@ -167,6 +167,18 @@ class SeasonEntry(models.Model):
     team = models.ForeignKey("teams.Team", on_delete=models.CASCADE, related_name="season_entries")
     seed = models.PositiveSmallIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
+    # The team's line of the league table (the read model): counted games only (confirmed,
+    # regular season, not friendly), written by league.standings.standings_refresh in the same
+    # transaction as the post-game sequence and voiding; rebuilt by `manage.py rebuild_read_model`.
+    played = models.PositiveIntegerField(default=0)
+    won = models.PositiveIntegerField(default=0)
+    drawn = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    points_for = models.PositiveIntegerField(default=0)
+    points_against = models.PositiveIntegerField(default=0)
+    points = models.IntegerField(default=0, help_text="League points under the season's frozen rules")
+
+    STANDING_FIELDS = ("played", "won", "drawn", "lost", "points_for", "points_against", "points")
 
     class Meta:
         ordering = ["season", "seed", "id"]

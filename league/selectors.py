@@ -1,5 +1,5 @@
-"""Reads for leagues: the league table (SQL aggregation), fixtures by round, next fixtures, the
-playoff bracket. Every function runs a fixed number of queries whatever the size of the season.
+"""Reads for leagues: the league table (the stored standings of league/readmodel.py), fixtures by
+round, next fixtures, the playoff bracket. Every function runs a fixed number of queries whatever the size of the season.
 """
 
 from __future__ import annotations
@@ -7,30 +7,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Sum, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, Prefetch, Q, QuerySet, Subquery, Value, Window
+from django.db.models.functions import Coalesce, Length, RowNumber
 
-from league.models import REGULAR_STAGE, BracketSlot, Bye, League, Season, SeasonEntry
+from league.models import BracketSlot, Bye, League, Season, SeasonEntry
+from league.readmodel import counted_matches_q
 from matches.models import Match, MatchTeam
-from rules.engine import league as rules_league
 from rules.engine import standings
 from teams.models import Team
-from teams.selectors import rating_prefetch, team_snapshot
 
 WIN, DRAW, LOSS = MatchTeam.Outcome.WIN, MatchTeam.Outcome.DRAW, MatchTeam.Outcome.LOSS
-
-
-def counted_matches_q(season: Season, prefix: str = "") -> Q:
-    """Matches that count in the league table: the season's confirmed regular-season games, no
-    friendlies. ``prefix`` is the lookup path to the Match (e.g. ``"match__"``)."""
-    return Q(
-        **{
-            f"{prefix}season": season,
-            f"{prefix}status": Match.Status.CONFIRMED,
-            f"{prefix}friendly": False,
-            f"{prefix}stage": REGULAR_STAGE,
-        }
-    )
+#: A match's JSON columns that no list of fixtures shows (deferred there).
+MATCH_JSON_FIELDS = ("result_draft", "submitted_record")
 
 
 @dataclass
@@ -81,70 +69,55 @@ class TableRow:
         }
 
 
-def table_queryset(season: Season) -> QuerySet:
-    """The season's teams annotated with their record, in one SQL query.
-
-    Played/won/drawn/lost and points scored are filtered aggregates over the team's MatchTeam
-    rows; league points are computed from those counts with the season's rules. Points conceded
-    come from `points_in_matches` (one grouped query), not a correlated subquery per team.
-    """
-    counted = counted_matches_q(season, "match_sides__match__")
-    zero = Value(0)
+def table_entries(season: Season) -> QuerySet:
+    """The season's entries with their stored standings (league/readmodel.py) and the columns the
+    table shows of each team, its owner and clan: one query, one row per team."""
     return (
-        Team.objects.filter(season_entries__season=season)
-        .select_related("owner", "clan")
-        .annotate(
-            played=Count("match_sides", filter=counted),
-            won=Count("match_sides", filter=counted & Q(match_sides__outcome=WIN)),
-            drawn=Count("match_sides", filter=counted & Q(match_sides__outcome=DRAW)),
-            lost=Count("match_sides", filter=counted & Q(match_sides__outcome=LOSS)),
-            points_for=Coalesce(Sum("match_sides__points", filter=counted), zero),
+        SeasonEntry.objects.filter(season=season)
+        .select_related("team__owner", "team__clan")
+        .only(
+            "team_id",
+            *SeasonEntry.STANDING_FIELDS,
+            "team__name",
+            "team__rating",
+            "team__owner__username",
+            "team__clan__name",
         )
-        .annotate(
-            league_points=F("won") * season.points_win
-            + F("drawn") * season.points_draw
-            + F("lost") * season.points_loss,
-        )
-        .prefetch_related(rating_prefetch())
         .order_by("id")
     )
 
 
-def points_in_matches(season: Season) -> dict[int, int]:
-    """{team id: all points scored in its counted matches, by every side}, in one grouped query.
-    Points conceded are this total minus the team's own points."""
-    rows = (
-        MatchTeam.objects.filter(counted_matches_q(season, "match__"))
-        .order_by()
-        .values("team_id")
-        .annotate(total=Sum("match__sides__points"))
-    )
-    return {row["team_id"]: row["total"] or 0 for row in rows}
-
-
-def head_to_head(season: Season) -> dict[tuple[int, int], int]:
+def head_to_head(season: Season, groups: Iterable[frozenset[int]] | None = None) -> dict[tuple[int, int], int]:
     """League points each team took from each opponent, {(team, opponent): points}, in one query.
 
-    A self-join aggregation: each counted MatchTeam row gets its opponent's team id from a
-    correlated subquery, then rows are grouped by (team, opponent).
+    A self-join: each counted side is joined to the other sides of its match and grouped by
+    (team, opponent). With ``groups`` (the teams still level, ``standings.head_to_head_groups``)
+    only games between two teams of one group are read; None reads the whole season.
     """
-    opponent = MatchTeam.objects.filter(match=OuterRef("match")).exclude(team=OuterRef("team")).values("team")[:1]
     rows = (
         MatchTeam.objects.filter(counted_matches_q(season, "match__"))
-        .annotate(opponent=Subquery(opponent))
+        .annotate(opponent=F("match__sides__team_id"))
+        .exclude(opponent=F("team_id"))
         .order_by()
-        .values("team_id", "opponent")
-        .annotate(
-            won=Count("id", filter=Q(outcome=WIN)),
-            drawn=Count("id", filter=Q(outcome=DRAW)),
-            lost=Count("id", filter=Q(outcome=LOSS)),
-        )
+    )
+    group_of: dict[int, int] = {}
+    if groups is not None:
+        for i, group in enumerate(groups):
+            group_of.update(dict.fromkeys(group, i))
+        if not group_of:
+            return {}
+        rows = rows.filter(team_id__in=list(group_of), opponent__in=list(group_of))
+    rows = rows.values("team_id", "opponent").annotate(
+        won=Count("id", filter=Q(outcome=WIN)),
+        drawn=Count("id", filter=Q(outcome=DRAW)),
+        lost=Count("id", filter=Q(outcome=LOSS)),
     )
     return {
         (r["team_id"], r["opponent"]): r["won"] * season.points_win
         + r["drawn"] * season.points_draw
         + r["lost"] * season.points_loss
         for r in rows
+        if groups is None or group_of[r["team_id"]] == group_of[r["opponent"]]
     }
 
 
@@ -161,25 +134,25 @@ def rank_rows(rows: list[TableRow], tie_breakers: Iterable[str], h2h: dict[tuple
 
 
 def league_table(season: Season) -> list[TableRow]:
-    """The season's league table, sorted with its tie-breakers (a fixed number of queries:
-    the aggregated teams, their rosters for the rating, and the head-to-head aggregation)."""
-    totals = points_in_matches(season)
+    """The season's league table, sorted with its tie-breakers: the stored rows (one query), and
+    the head-to-head query only when some teams are still level where it applies."""
     rows = [
         TableRow(
-            team=t,
-            played=t.played,
-            won=t.won,
-            drawn=t.drawn,
-            lost=t.lost,
-            points=t.league_points,
-            points_for=t.points_for,
-            points_against=totals.get(t.pk, 0) - t.points_for,
-            rating=rules_league.team_rating(team_snapshot(t, t.roster)),
+            team=e.team,
+            played=e.played,
+            won=e.won,
+            drawn=e.drawn,
+            lost=e.lost,
+            points=e.points,
+            points_for=e.points_for,
+            points_against=e.points_against,
+            rating=e.team.rating,
         )
-        for t in table_queryset(season)
+        for e in table_entries(season)
     ]
     tie_breakers = standings.parse_tie_breakers(season.tie_breaker_list)
-    h2h = head_to_head(season) if standings.TieBreaker.HEAD_TO_HEAD in tie_breakers and rows else {}
+    groups = standings.head_to_head_groups([row.standing() for row in rows], tie_breakers)
+    h2h = head_to_head(season, groups) if groups else {}
     return rank_rows(rows, tie_breakers, h2h)
 
 
@@ -213,6 +186,7 @@ class RoundGroup:
 def season_matches(season: Season) -> QuerySet:
     return (
         Match.objects.filter(season=season)
+        .defer(*MATCH_JSON_FIELDS)
         .select_related("challenge", "league")
         .prefetch_related(sides_prefetch())
         .order_by("stage", "round_number", "id")
@@ -236,21 +210,48 @@ def season_rounds(season: Season) -> list[RoundGroup]:
     return sorted(groups.values(), key=order)
 
 
-def next_fixtures(season: Season) -> dict[int, Match]:
-    """Each team's next fixture to play (earliest round, then date, then creation), two queries."""
-    result: dict[int, Match] = {}
-    scheduled = season_matches(season).filter(status=Match.Status.SCHEDULED)
-    matches = sorted(
-        scheduled,
-        key=lambda m: (
-            m.stage.startswith("playoff-"),
-            int(m.stage.split("-")[1]) if m.stage.startswith("playoff-") else 0,
-            m.round_number or 0,
-            m.date is None,
-            m.date or 0,
-            m.pk,
-        ),
+def _fixture_order(match: Match) -> tuple:
+    """The order a team plays its fixtures in: regular season before playoffs (playoff rounds in
+    order), then round, then date (undated last), then creation."""
+    playoff = match.stage.startswith("playoff-")
+    return (
+        playoff,
+        int(match.stage.split("-")[1]) if playoff else 0,
+        match.round_number or 0,
+        match.date is None,
+        match.date or 0,
+        match.pk,
     )
+
+
+def next_fixtures(season: Season) -> dict[int, Match]:
+    """Each team's next fixture to play, in two queries whatever the length of the season.
+
+    A window (ROW_NUMBER partitioned by team, in :func:`_fixture_order`'s order; ``LENGTH(stage)``
+    then ``stage`` puts "" before "playoff-1" before "playoff-10") picks each team's first
+    scheduled side inside the database, so only those matches (at most one per team) and their
+    sides are fetched, not every unplayed fixture of the season.
+    """
+    firsts = (
+        MatchTeam.objects.filter(match__season=season, match__status=Match.Status.SCHEDULED)
+        .annotate(
+            row=Window(
+                RowNumber(),
+                partition_by=[F("team_id")],
+                order_by=[
+                    Length("match__stage").asc(),
+                    F("match__stage").asc(),
+                    Coalesce("match__round_number", Value(0)).asc(),
+                    F("match__date").asc(nulls_last=True),
+                    F("match_id").asc(),
+                ],
+            )
+        )
+        .filter(row=1)
+        .values("match_id")
+    )
+    matches = sorted(season_matches(season).filter(pk__in=Subquery(firsts)), key=_fixture_order)
+    result: dict[int, Match] = {}
     for match in matches:
         for side in match.sides.all():
             result.setdefault(side.team_id, match)

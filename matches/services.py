@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from common import text
 from league.models import HouseRules
+from league.readmodel import match_standings_refresh
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from rules.engine import league as rules_league
 from rules.engine import postgame
@@ -33,7 +34,7 @@ from rules.engine.records import MatchRecord, NinjaRecord, RosterEntry, SideSnap
 from rules.models import Keyword
 from teams import selectors as team_selectors
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
-from teams.services import treasury_post, treasury_post_many
+from teams.services import team_ratings_refresh, treasury_post, treasury_post_many
 
 logger = logging.getLogger(__name__)
 
@@ -538,6 +539,9 @@ def _write_outcome(
     match.confirmed_at = now
     match.sequence_applied_at = now
     match.save(update_fields=["status", "confirmed_by", "confirmed_at", "sequence_applied_at"])
+    # The read model, in this transaction: the league table's rows and the teams' ratings.
+    match_standings_refresh(match)
+    team_ratings_refresh(team_ids=side_of)
     transaction.on_commit(lambda: _after_confirm(match.pk))
 
 
@@ -604,6 +608,9 @@ def advancement_enter_faces(*, roll: AdvancementRoll, faces: Sequence[str], acto
 def advancement_choose(*, roll: AdvancementRoll, choice: str, actor=None) -> Advancement:
     """Take one option of a pending advancement roll (each chosen advancement is +1 team rating)."""
     with transaction.atomic():
+        # The team first (the order the post-game sequence locks in), then the roll.
+        team_id = Ninja.objects.filter(advancement_rolls=roll.pk).values_list("team_id", flat=True).first()
+        list(Team.objects.select_for_update().filter(pk=team_id).values_list("pk", flat=True))
         locked = (
             AdvancementRoll.objects.select_for_update(of=("self",)).select_related("ninja__profile").get(pk=roll.pk)
         )
@@ -633,6 +640,7 @@ def advancement_choose(*, roll: AdvancementRoll, choice: str, actor=None) -> Adv
         adv.save()
         locked.status = AdvancementRoll.Status.CHOSEN
         locked.save(update_fields=["status"])
+        team_ratings_refresh(team_ids=[locked.ninja.team_id])
     return adv
 
 
@@ -712,4 +720,6 @@ def match_void(*, match: Match, actor, reason: str) -> Match:
         locked.voided_at = timezone.now()
         locked.void_reason = reason
         locked.save(update_fields=["status", "voided_at", "void_reason"])
+        match_standings_refresh(locked)
+        team_ratings_refresh(team_ids=locked.sides.values_list("team_id", flat=True))
     return locked

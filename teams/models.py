@@ -36,6 +36,11 @@ class Team(NameKeyMixin, models.Model):
     entry_status = models.CharField(max_length=10, choices=EntryStatus.choices, default=EntryStatus.NONE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.BUILDING)
     treasury = models.IntegerField(default=0, help_text="Kept in step with the ledger; never edit by hand")
+    rating = models.PositiveIntegerField(
+        default=0,
+        help_text="Team rating, kept in step with the roster by every service that changes it "
+        "(teams.services.team_ratings_refresh); rebuilt by `manage.py rebuild_read_model`",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -95,6 +96,27 @@ def team_snapshot(team: Team, roster: list[Ninja] | None = None) -> rules_league
 
 def team_rating(team: Team) -> int:
     return rules_league.team_rating(team_snapshot(team))
+
+
+def fresh_ratings(team_ids: Iterable[int]) -> dict[int, int]:
+    """{team id: rating computed now from its roster} in one query (the active models with their
+    profiles and advancements earned, :func:`rating_prefetch`'s annotation). What
+    ``Team.rating`` stores; a team with no active model rates 0."""
+    ids = sorted(set(team_ids))
+    pending = Q(advancement_rolls__status=AdvancementRoll.Status.PENDING)
+    ninjas = (
+        Ninja.objects.filter(team_id__in=ids, status=ACTIVE)
+        .select_related("profile")
+        .annotate(
+            earned_advancements=Count("advancements", distinct=True)
+            + Count("advancement_rolls", filter=pending, distinct=True)
+        )
+        .order_by("team_id", "id")
+    )
+    rosters: dict[int, list[rules_league.NinjaSnapshot]] = {pk: [] for pk in ids}
+    for ninja in ninjas:
+        rosters[ninja.team_id].append(ninja_snapshot(ninja))
+    return {pk: rules_league.team_rating(rules_league.TeamSnapshot(ninjas=tuple(r))) for pk, r in rosters.items()}
 
 
 @dataclass

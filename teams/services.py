@@ -20,6 +20,32 @@ from rules.engine.recruitment import ChosenAbility, RecruitCheck, RecruitTeam
 from rules.models import Profile, SpecialAbility
 from teams.models import Ninja, Team, TreasuryEntry
 
+# --- the stored team rating ----------------------------------------------------------------------
+
+
+def team_ratings_refresh(*, team_ids: Iterable[int]) -> dict[int, int]:
+    """Store each team's rating as its roster gives it now (``Team.rating``, the read model).
+
+    Every service that changes what the rating counts (recruitment, release, the post-game
+    sequence, advancement rolls and choices, voiding) calls this inside its own transaction, after
+    its writes. It locks the team rows (in id order) first, so two transactions refreshing the
+    same team run one after the other and the second sees the first's roster. Two queries for any
+    number of teams (the lock and the grouped roster read), plus one update per changed rating.
+    """
+    ids = sorted(set(team_ids))
+    if not ids:
+        return {}
+    from teams.selectors import fresh_ratings
+
+    with transaction.atomic():
+        stored = dict(Team.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", "rating"))
+        ratings = fresh_ratings(stored)
+        for pk, rating in ratings.items():
+            if stored[pk] != rating:
+                Team.objects.filter(pk=pk).update(rating=rating)
+    return ratings
+
+
 # --- the ledger ----------------------------------------------------------------------------------
 
 
@@ -176,7 +202,8 @@ def team_recruit(
             note=f"Recruited {name}",
             actor=actor,
         )
-    team.treasury = locked.treasury
+        rating = team_ratings_refresh(team_ids=[locked.pk])[locked.pk]
+    team.treasury, team.rating = locked.treasury, rating
     return ninja
 
 
@@ -193,6 +220,8 @@ def ninja_rename(*, ninja: Ninja, name: str) -> Ninja:
 def ninja_release(*, ninja: Ninja, reason: str = "Released by the player") -> Ninja:
     """Release (fire) a model. Nothing is refunded; its history stays."""
     with transaction.atomic():
+        # The team first, then the model: the order the post-game sequence locks them in.
+        list(Team.objects.select_for_update().filter(pk=ninja.team_id).values_list("pk", flat=True))
         locked = Ninja.objects.select_for_update().get(pk=ninja.pk)
         if locked.status != Ninja.Status.ACTIVE:
             raise ValidationError(f"{locked.name} has already left the team.")
@@ -200,6 +229,7 @@ def ninja_release(*, ninja: Ninja, reason: str = "Released by the player") -> Ni
         locked.released_at = timezone.now()
         locked.release_reason = reason[:200]
         locked.save(update_fields=["status", "released_at", "release_reason"])
+        team_ratings_refresh(team_ids=[locked.team_id])
     return locked
 
 

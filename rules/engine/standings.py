@@ -11,7 +11,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["TieBreaker", "TIE_BREAKER_LABELS", "DEFAULT_TIE_BREAKERS", "Standing", "parse_tie_breakers", "rank"]
+__all__ = [
+    "TieBreaker",
+    "TIE_BREAKER_LABELS",
+    "DEFAULT_TIE_BREAKERS",
+    "Standing",
+    "parse_tie_breakers",
+    "head_to_head_groups",
+    "rank",
+]
 
 
 class TieBreaker(str, Enum):
@@ -119,3 +127,21 @@ def rank(
         return ordered
 
     return split(list(standings), criteria)
+
+
+def head_to_head_groups(
+    standings: Sequence[Standing], tie_breakers: Iterable[TieBreaker | str]
+) -> list[frozenset[int]]:
+    """The groups of teams (ids) still level when the first head-to-head tie-breaker is reached:
+    the only games whose head-to-head points :func:`rank` can read. Empty when the tie-breakers
+    have no head-to-head or no two teams are level on everything before it. Applying head-to-head
+    again later only looks inside these groups, so their games are all it ever needs."""
+    criteria = parse_tie_breakers(tie_breakers)
+    if TieBreaker.HEAD_TO_HEAD not in criteria:
+        return []
+    before: list[TieBreaker | None] = [None, *criteria[: criteria.index(TieBreaker.HEAD_TO_HEAD)]]
+    groups: dict[tuple, list[int]] = {}
+    for standing in standings:
+        key = tuple(_key(c, (), {})(standing) for c in before)
+        groups.setdefault(key, []).append(standing.team_id)
+    return [frozenset(ids) for ids in groups.values() if len(ids) > 1]

@@ -13,6 +13,7 @@ from league.models import ScheduleRun, Season
 from league.selectors import league_table
 from matches.models import Match
 from teams.models import Advancement
+from teams.services import team_ratings_refresh
 from tests.league.helpers import add_team, generate, make_season, play, play_round
 
 pytestmark = pytest.mark.usefixtures("catalog")
@@ -175,6 +176,7 @@ def test_tie_broken_by_lower_team_rating():
     recruit(a, f"{a.clan.slug}-kaiken")
     ninja = recruit(b, f"{b.clan.slug}-kaiken")
     Advancement.objects.create(ninja=ninja, kind=Advancement.Kind.ATTACK)  # Bravo rates 2, Alpha 1
+    team_ratings_refresh(team_ids=[b.pk])  # written around the services: the stored rating in step
     game(season, a, c, 2, 0)
     game(season, b, c, 2, 0)
     rows = by_name(league_table(season))

@@ -22,7 +22,7 @@ from rules.engine.league import MAX_BONUS_KOBAN_LIMIT
 from rules.models import Challenge
 from teams import selectors as team_selectors
 from teams.models import Advancement, AdvancementRoll, TreasuryEntry
-from teams.services import treasury_post
+from teams.services import team_ratings_refresh, treasury_post
 from tests.factories import LeagueFactory, UserFactory, make_legal_team, recruit
 from tests.matches.conftest import simple_record
 from tests.matches.test_views_matches import form_data, login
@@ -32,6 +32,7 @@ def boost(team, n: int) -> None:
     """n advancements taken (each +1 team rating, chosen long ago)."""
     ninja = team.ninjas.order_by("id").first()
     Advancement.objects.bulk_create(Advancement(ninja=ninja, kind=Advancement.Kind.ATTACK) for _ in range(n))
+    team_ratings_refresh(team_ids=[team.pk])  # written around the services: the stored rating in step
 
 
 @pytest.fixture
@@ -133,6 +134,7 @@ def test_every_advancement_earned_counts_toward_the_rating_everywhere(client, ca
     AdvancementRoll.objects.create(ninja=ninja, level=3, faces=["Void", "Void"], status="voided")  # not earned
     chosen = AdvancementRoll.objects.create(ninja=ninja, level=4, faces=["Air", "Air"], status="chosen")
     Advancement.objects.create(ninja=ninja, kind=Advancement.Kind.MOVEMENT, roll=chosen)  # counted once
+    team_ratings_refresh(team_ids=[home.pk])  # written around the services: the stored rating in step
     expected = base + 3
 
     assert team_selectors.team_rating(home) == expected

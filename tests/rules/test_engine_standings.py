@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from rules.engine.standings import TIE_BREAKER_LABELS, Standing, TieBreaker, parse_tie_breakers, rank
+from rules.engine.standings import (
+    TIE_BREAKER_LABELS,
+    Standing,
+    TieBreaker,
+    head_to_head_groups,
+    parse_tie_breakers,
+    rank,
+)
 
 
 def s(team_id, name, points, pf=0, pa=0, won=0, rating=10):
@@ -58,3 +65,16 @@ def test_an_unknown_tie_breaker_raises():
 def test_every_tie_breaker_has_a_label():
     assert set(TIE_BREAKER_LABELS) == set(TieBreaker)
     assert TieBreaker("wins").label == "Games won"
+
+
+def test_head_to_head_groups_are_the_teams_level_before_it():
+    assert head_to_head_groups(TABLE, ["points_for"]) == []  # no head-to-head: nothing to read
+    assert head_to_head_groups(TABLE, ["head_to_head"]) == [frozenset({1, 2, 3})]  # level on points
+    assert head_to_head_groups(TABLE, ["points_difference", "head_to_head"]) == [frozenset({1, 2, 3})]
+    assert head_to_head_groups(TABLE, ["wins", "head_to_head"]) == [frozenset({1, 2})]
+    assert head_to_head_groups(TABLE, ["points_for", "head_to_head"]) == []  # nobody level any more
+    # head-to-head over only these groups' games orders the table as over the whole season's
+    h2h = {(1, 2): 3, (2, 1): 0, (3, 4): 3, (4, 3): 0, (2, 3): 3, (3, 2): 0}
+    groups = head_to_head_groups(TABLE, ["wins", "head_to_head"])
+    within = {pair: v for pair, v in h2h.items() if any(set(pair) <= g for g in groups)}
+    assert order(TABLE, ["wins", "head_to_head"], within) == order(TABLE, ["wins", "head_to_head"], h2h)

@@ -1,0 +1,129 @@
+"""The league table's read model: each season entry's standing, stored.
+
+The table page reads one row per team (``SeasonEntry``'s played, won, drawn, lost, points for and
+against, league points) instead of aggregating every game of the season on every request. The
+rows are derived state, like ``Team.treasury`` and ``Team.rating``: the services that change what
+they count (the post-game sequence and voiding, in ``matches.services``) call
+:func:`standings_refresh` inside their own transaction, after their writes, and
+``manage.py rebuild_read_model`` rebuilds every row from the matches. Byes are not games
+(docs/rulings.md) and change no row.
+
+A refresh recomputes the touched teams' rows from their counted games (:func:`fresh_standings`,
+the same query the page once ran for the whole season) rather than adding to them, so a row can
+never drift from the games; the cost is bounded by those teams' games in the season.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+from django.db.models import Count, Q, Sum, Value
+from django.db.models.functions import Coalesce
+
+from league.models import REGULAR_STAGE, Season, SeasonEntry
+from matches.models import Match, MatchTeam
+
+WIN, DRAW, LOSS = MatchTeam.Outcome.WIN, MatchTeam.Outcome.DRAW, MatchTeam.Outcome.LOSS
+FIELDS = SeasonEntry.STANDING_FIELDS
+
+
+def counted_matches_q(season: Season | int, prefix: str = "") -> Q:
+    """Matches that count in the league table: the season's confirmed regular-season games, no
+    friendlies. ``prefix`` is the lookup path to the Match (e.g. ``"match__"``)."""
+    return Q(
+        **{
+            f"{prefix}season": season,
+            f"{prefix}status": Match.Status.CONFIRMED,
+            f"{prefix}friendly": False,
+            f"{prefix}stage": REGULAR_STAGE,
+        }
+    )
+
+
+def match_counts(match: Match) -> bool:
+    """Does this match (whatever its status) belong to a league table when confirmed?"""
+    return match.season_id is not None and not match.friendly and match.stage == REGULAR_STAGE
+
+
+def fresh_standings(season: Season, team_ids: Iterable[int] | None = None) -> dict[int, dict[str, int]]:
+    """{team id: its standing computed now from the season's counted games}, for every team
+    entered in the season (or those of ``team_ids``), in three queries. What the stored rows
+    must always equal."""
+    entries = SeasonEntry.objects.filter(season=season)
+    sides = MatchTeam.objects.filter(counted_matches_q(season, "match__"))
+    if team_ids is not None:
+        ids = list(team_ids)
+        entries = entries.filter(team_id__in=ids)
+        sides = sides.filter(team_id__in=ids)
+    result = {pk: dict.fromkeys(FIELDS, 0) for pk in entries.values_list("team_id", flat=True)}
+    if not result:
+        return result
+    sides = sides.filter(team_id__in=list(result)).order_by().values("team_id")
+    for row in sides.annotate(
+        played=Count("id"),
+        won=Count("id", filter=Q(outcome=WIN)),
+        drawn=Count("id", filter=Q(outcome=DRAW)),
+        lost=Count("id", filter=Q(outcome=LOSS)),
+        points_for=Coalesce(Sum("points"), Value(0)),
+    ):
+        figures = result[row["team_id"]]
+        for name in ("played", "won", "drawn", "lost", "points_for"):
+            figures[name] = row[name]
+        figures["points"] = (
+            row["won"] * season.points_win + row["drawn"] * season.points_draw + row["lost"] * season.points_loss
+        )
+    # Points conceded: every point scored in the team's games, less its own.
+    for row in sides.annotate(total=Sum("match__sides__points")):
+        figures = result[row["team_id"]]
+        figures["points_against"] = (row["total"] or 0) - figures["points_for"]
+    return result
+
+
+def standings_refresh(*, season: Season, team_ids: Iterable[int] | None = None) -> int:
+    """Store the standings of these teams (every entry of the season when None) as their games
+    give them now. Locks the entries' rows (in id order) before reading the games, so two results
+    of one team committing at once are counted one after the other. Returns the rows changed."""
+    with transaction.atomic():
+        entries = SeasonEntry.objects.select_for_update().filter(season=season).order_by("id")
+        if team_ids is not None:
+            entries = entries.filter(team_id__in=list(team_ids))
+        entries = list(entries.only("id", "team_id", *FIELDS))
+        fresh = fresh_standings(season, [e.team_id for e in entries])
+        changed = []
+        for entry in entries:
+            figures = fresh[entry.team_id]
+            if any(getattr(entry, name) != figures[name] for name in FIELDS):
+                for name in FIELDS:
+                    setattr(entry, name, figures[name])
+                changed.append(entry)
+        if changed:
+            SeasonEntry.objects.bulk_update(changed, FIELDS)
+    return len(changed)
+
+
+def match_standings_refresh(match: Match) -> None:
+    """After a match's result was written or voided: refresh its teams' rows when it counts."""
+    if not match_counts(match):
+        return
+    season = match.season
+    standings_refresh(season=season, team_ids=match.sides.values_list("team_id", flat=True))
+
+
+def rebuild_all(*, seasons: Iterable[Season] | None = None) -> tuple[int, int]:
+    """Rebuild every stored standing and team rating from history (the management command).
+    Returns (standing rows changed, ratings changed)."""
+    from teams.models import Team
+    from teams.services import team_ratings_refresh
+
+    rows = 0
+    for season in seasons if seasons is not None else Season.objects.order_by("id"):
+        rows += standings_refresh(season=season)
+    ratings = 0
+    team_ids = list(Team.objects.order_by("id").values_list("id", flat=True))
+    for start in range(0, len(team_ids), 500):
+        chunk = team_ids[start : start + 500]
+        before = dict(Team.objects.filter(pk__in=chunk).values_list("pk", "rating"))
+        after = team_ratings_refresh(team_ids=chunk)
+        ratings += sum(1 for pk in chunk if before[pk] != after[pk])
+    return rows, ratings
