@@ -62,7 +62,13 @@ class Match(models.Model):
     class Meta:
         ordering = ["-date", "-id"]
         verbose_name_plural = "matches"
-        indexes = [models.Index(fields=["season", "round_number"])]
+        indexes = [
+            models.Index(fields=["season", "round_number"]),
+            # The pages' filters: a season's fixtures by status (next fixtures, the table's
+            # counted games, finishing a season), and a team's played games by status.
+            models.Index(fields=["season", "status"], name="match_season_status_idx"),
+            models.Index(fields=["status", "sequence_applied_at"], name="match_status_applied_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"Match #{self.pk}"

@@ -1,0 +1,65 @@
+"""The season page (the league table with each team's next fixture) fetches rows in proportion to
+the teams it shows, never to the season's games, and runs the same queries at 8 and 64 teams.
+
+Each league is mid-season: a round robin with most rounds still to play, results through the
+stored standings, and advancements on the rosters. Rows are counted at the database cursor
+(common/dbstats.py), for a signed-in member (the page is rendered, never cached).
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from common.dbstats import count_rows
+from league import selectors
+from league.models import ScheduleRun, Season
+from rules.engine import standings
+from teams.models import AdvancementRoll, Ninja
+from teams.services import team_ratings_refresh
+from tests.league.helpers import generate, make_season, play_round
+
+pytestmark = pytest.mark.usefixtures("catalog")
+
+
+def mid_season(n: int, rounds_played: int) -> Season:
+    season = make_season(n, format=Season.Format.ROUND_ROBIN, with_ninja=True)
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    for r in range(1, rounds_played + 1):
+        play_round(season, r, score=lambda home, away: (1, 1) if (home + away) % 3 == 0 else (home % 5, away % 4))
+    ninjas = list(Ninja.objects.filter(team__season_entries__season=season))
+    AdvancementRoll.objects.bulk_create(AdvancementRoll(ninja=n, level=1, faces=["Fire", "Air"]) for n in ninjas[::2])
+    team_ratings_refresh(team_ids={n.team_id for n in ninjas})  # rolls written around the services
+    season = Season.objects.select_related("league").get(pk=season.pk)
+    # Some teams level up to the head-to-head tie-breaker in both leagues, so both pages run the
+    # head-to-head query (it runs only for tied groups) and the query counts compare like for like.
+    table = selectors.league_table(season)
+    assert standings.head_to_head_groups([r.standing() for r in table], season.tie_breaker_list)
+    return season
+
+
+def season_page(client, season: Season) -> tuple[int, int, bytes]:
+    url = reverse("league:season_detail", kwargs={"slug": season.league.slug, "number": season.number})
+    client.force_login(season.entries.first().team.owner)
+    client.get(url)  # warm (session, caches)
+    with CaptureQueriesContext(connection) as queries, count_rows() as counted:
+        response = client.get(url)
+    assert response.status_code == 200
+    return len(queries.captured_queries), counted.rows, response.content
+
+
+def test_season_page_rows_follow_the_teams_shown_and_queries_stay_the_same(client):
+    small = mid_season(8, rounds_played=4)  # 16 of 28 games played, 12 to play
+    large = mid_season(64, rounds_played=6)  # 192 of 2,016 played, 1,824 to play
+    small_queries, small_rows, small_body = season_page(client, small)
+    large_queries, large_rows, large_body = season_page(client, large)
+    assert small_queries == large_queries
+    # What the page shows: a table row and a next fixture (one match, its two sides) per team,
+    # plus a fixed overhead (the user, the session, the season, its runs...). Fetching the
+    # rosters (1-2 models per team here) or the season's unplayed fixtures would break the bound.
+    per_team = (large_rows - small_rows) / (64 - 8)
+    assert per_team <= 3.5, (small_rows, large_rows)
+    assert small_rows - 8 * per_team <= 40, (small_rows, large_rows)
+    assert large_body.count(b"pre-match sheet") == 64 and small_body.count(b"pre-match sheet") == 8
