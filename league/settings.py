@@ -69,6 +69,8 @@ MIDDLEWARE = [
     "league.middleware.RequestSizeLimitMiddleware",
     "league.middleware.RejectControlCharactersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Anonymous reads of public pages are answered here, before sessions and authentication.
+    "league.pagecache.AnonymousPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -77,7 +79,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",
-    "league.pagecache.AnonymousPageCacheMiddleware",
 ]
 
 # Login attempts are rate-limited by django-axes (teams/throttling.py): after AXES_FAILURE_LIMIT

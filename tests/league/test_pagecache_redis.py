@@ -1,0 +1,101 @@
+"""The page cache on Redis: a cached hit is one round trip, answered before the session and
+authentication middleware run (issue 15, part 3)."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from django.conf import settings as django_settings
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import make_team
+
+pytestmark = [pytest.mark.page_cache, pytest.mark.usefixtures("catalog"), pytest.mark.django_db(transaction=True)]
+
+#: A Redis database of these tests' own.
+REDIS_DB = 13
+
+
+@pytest.fixture
+def redis_cache(settings, redis_url):
+    base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
+    settings.PAGE_CACHE_SECONDS = 300
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": f"{base}/{REDIS_DB}",
+            "KEY_PREFIX": "pagecache-redis-test",
+        }
+    }
+    cache.clear()
+    yield cache
+    with contextlib.suppress(Exception):
+        cache.clear()
+
+
+@pytest.fixture
+def redis_commands(monkeypatch):
+    """Every command sent to Redis, as its name."""
+    import redis
+
+    sent: list[str] = []
+    original = redis.Redis.execute_command
+
+    def counted(self, *args, **options):
+        sent.append(str(args[0]).upper())
+        return original(self, *args, **options)
+
+    monkeypatch.setattr(redis.Redis, "execute_command", counted)
+    return sent
+
+
+def test_a_cached_hit_is_one_redis_round_trip_and_skips_sessions_and_auth(
+    redis_cache, redis_commands, monkeypatch, django_assert_num_queries
+):
+    team = make_team("tora", name="Round Trip")
+    anon = Client()
+    url = reverse("teams:detail", args=[team.pk])
+    first = anon.get(url)
+    assert first.status_code == 200
+    redis_commands.clear()
+
+    def no_session(*args, **kwargs):
+        raise AssertionError("the session middleware ran for a cached hit")
+
+    from django.contrib.auth.middleware import AuthenticationMiddleware
+    from django.contrib.sessions.middleware import SessionMiddleware
+
+    monkeypatch.setattr(SessionMiddleware, "process_request", no_session)
+    monkeypatch.setattr(AuthenticationMiddleware, "process_request", no_session)
+    with django_assert_num_queries(0):
+        hit = anon.get(url)
+    assert hit.status_code == 200 and hit.content == first.content
+    assert redis_commands == ["EVAL"]
+
+
+def test_the_version_moves_and_the_one_trip_lookup_sees_it(redis_cache):
+    from league.pagecache import bump_data_version, cached_page, data_version
+
+    version = data_version()
+    cache.set(f"page-x:{version}", "stored", timeout=60)
+    assert cached_page("page-x") == (version, "stored")
+    bump_data_version()
+    assert cached_page("page-x") == (version + 1, None)
+    cache.delete("moonlight:data-version")
+    assert cached_page("page-y") == (data_version(), None)  # no version yet: the slow path starts one
+
+
+def test_the_page_cache_stands_before_sessions_and_authentication():
+    order = django_settings.MIDDLEWARE
+    cache_at = order.index("league.pagecache.AnonymousPageCacheMiddleware")
+    for inner in (
+        "django.contrib.sessions.middleware.SessionMiddleware",
+        "django.middleware.csrf.CsrfViewMiddleware",
+        "django.contrib.auth.middleware.AuthenticationMiddleware",
+        "django.contrib.messages.middleware.MessageMiddleware",
+        "axes.middleware.AxesMiddleware",
+    ):
+        assert cache_at < order.index(inner), inner
