@@ -10,7 +10,7 @@ Sixteen teams (the six demo clans' legal starting rosters, in turn) play a doubl
 
 * engine only: the same 240 fixtures simulated by rules.engine.simulator from the kick-off roster
   snapshots (no database), matches per second;
-* full season: matches.simulation.simulation_job_run for "the rest of the season" (what the
+* full season: league.services.simulations.simulation_job_run for "the rest of the season" (what the
   Celery task runs, here called in-process: no broker), i.e. kick-off snapshots, the simulator,
   the post-game sequence, the policy's advancement choices, one transaction per match; matches
   per second and SQL queries per match;
@@ -86,6 +86,7 @@ def _run(args) -> None:
     from league.management.commands.seed_demo import DEMO_TEAMS
     from league.models import League, ScheduleRun, Season
     from league.selectors import league_table
+    from league.services import simulations
     from matches import services as match_services
     from matches import simulation
     from matches.models import Match
@@ -136,7 +137,7 @@ def _run(args) -> None:
     engine_time = time.perf_counter() - start
 
     # Full season with persistence: what the Celery task runs.
-    job, _ = simulation.simulation_request(actor=master, scope="season", season=season, seed=args.seed)
+    job, _ = simulations.simulation_request(actor=master, scope="season", season=season, seed=args.seed)
     queries = [0]
 
     def count(execute, sql, params, many, context):
@@ -145,7 +146,7 @@ def _run(args) -> None:
 
     start = time.perf_counter()
     with connection.execute_wrapper(count):
-        job = simulation.simulation_job_run(job_id=job.pk)
+        job = simulations.simulation_job_run(job_id=job.pk)
     full_time = time.perf_counter() - start
 
     n = len(matches)

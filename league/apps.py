@@ -13,6 +13,8 @@ class LeagueConfig(AppConfig):
 
         from league import pagecache, periodic
         from league.models import ScheduleRun
+        from matches import hooks
+        from matches.models import SimulationJob
         from outbox import jobs
 
         # The page cache's data version moves when a transaction that wrote site data commits.
@@ -30,6 +32,21 @@ class LeagueConfig(AppConfig):
 
             schedule_run_failed(run_id=run_id, error=error)
 
+        def simulation_task():
+            from league.tasks import simulation_job_task
+
+            return simulation_job_task
+
+        def simulation_failed(job_id: int, error: str) -> None:
+            from league.services.simulations import simulation_job_failed
+
+            simulation_job_failed(job_id=job_id, error=error)
+
+        def playoffs_after_confirm(match) -> None:
+            from league.services import on_match_confirmed
+
+            on_match_confirmed(match)
+
         jobs.register(
             jobs.JobKind(
                 label="schedule run",
@@ -39,3 +56,15 @@ class LeagueConfig(AppConfig):
                 fail=schedule_failed,
             )
         )
+        # A simulation whose worker stopped is resumed by outbox.jobs (beat), idempotently.
+        jobs.register(
+            jobs.JobKind(
+                label="simulation",
+                model=SimulationJob,
+                task=simulation_task,
+                open=Q(status__in=[SimulationJob.Status.PENDING, SimulationJob.Status.RUNNING]),
+                fail=simulation_failed,
+            )
+        )
+        # A confirmed playoff game may complete its round (matches runs the hooks after commit).
+        hooks.on_confirmed("league.playoffs", playoffs_after_confirm)

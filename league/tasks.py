@@ -1,8 +1,9 @@
 """Celery tasks for leagues: thin wrappers that take ids and call one service.
 
 Dispatch after commit (``transaction.on_commit``). The service behind each task is idempotent
-(a ScheduleRun is unique per season, kind and round, and a done run is never run again), so the
-task is acknowledged late and may be redelivered or retried safely.
+(a ScheduleRun is unique per season, kind and round, and a done run is never run again; a finished
+simulation job returns at once, each match is its own transaction and a played match is skipped), so
+the task is acknowledged late and may be redelivered or retried safely: it carries on where it stopped.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from league import services
+from league.services import simulations
 from outbox.tasks_common import DB_ERRORS, IDEMPOTENT_TASK, MAX_RETRIES, progress_reporter
 
 
@@ -23,3 +25,28 @@ def schedule_generate_task(self, run_id: int) -> dict:
             services.schedule_run_failed(run_id=run_id, error=f"Gave up after {MAX_RETRIES} retries: {exc}")
         raise
     return {"run": run.pk, "status": run.status, "done": run.done, "total": run.total, "error": run.error}
+
+
+# Named as it was when it lived in matches/tasks.py: queued messages, outbox rows and the recovery
+# of stopped jobs know it by this name.
+@shared_task(name="matches.tasks.simulation_job_task", **IDEMPOTENT_TASK)
+def simulation_job_task(self, job_id: int) -> dict:
+    """Run SimulationJob ``job_id`` (one fixture, a round or the rest of a season), reporting
+    progress as task state: ``PROGRESS`` with ``{"done": matches played, "total": matches}``."""
+    try:
+        job = simulations.simulation_job_run(job_id=job_id, progress=progress_reporter(self))
+    except DB_ERRORS as exc:
+        if self.request.retries >= MAX_RETRIES:
+            simulations.simulation_job_failed(job_id=job_id, error=f"Gave up after {MAX_RETRIES} retries: {exc}")
+        raise
+    except Exception as exc:  # a bug must not leave the job "running" (it would block new requests)
+        simulations.simulation_job_failed(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
+        raise
+    return {
+        "job": job.pk,
+        "status": job.status,
+        "done": job.done,
+        "total": job.total,
+        "error": job.error,
+        "note": job.note,
+    }

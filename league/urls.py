@@ -10,6 +10,7 @@ urlpatterns = [
     path("rules/", include("rules.urls")),
     path("teams/", include("teams.urls")),
     path("matches/", include("matches.urls")),
+    path("matches/", include("league.simulation_urls")),
     path("leagues/", include("league.app_urls")),
     path("newsletters/", include("newsletters.urls")),
     path("admin/", admin.site.urls),

@@ -251,7 +251,7 @@ class SimulationJob(RecoverableJob):
         return f"Simulation #{self.pk}: {self.get_scope_display().lower()}"
 
     def get_absolute_url(self) -> str:
-        return reverse("matches:simulation_job", kwargs={"pk": self.pk})
+        return reverse("simulation:simulation_job", kwargs={"pk": self.pk})
 
     @property
     def is_finished(self) -> bool:

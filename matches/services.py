@@ -10,7 +10,6 @@ league's house rules say so.
 
 from __future__ import annotations
 
-import logging
 import random
 import secrets
 from collections.abc import Mapping, Sequence
@@ -25,6 +24,7 @@ from django.utils import timezone
 from common import text
 from league.models import HouseRules
 from league.readmodel import match_standings_refresh
+from matches import hooks
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from rules.engine import league as rules_league
 from rules.engine import postgame
@@ -35,8 +35,6 @@ from rules.models import Keyword
 from teams import selectors as team_selectors
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
 from teams.services import team_ratings_refresh, treasury_post, treasury_post_many
-
-logger = logging.getLogger(__name__)
 
 HOUSE_RULE_DEFAULTS = {f.name: f.default for f in HouseRules._meta.fields if f.name in HouseRules.HOUSE_RULE_FIELDS}
 
@@ -546,18 +544,11 @@ def _write_outcome(
 
 
 def _after_confirm(match_id: int) -> None:
-    """Hooks outside the sequence (e.g. playoff brackets); failures never undo a confirmed result."""
-    try:
-        from league import services as league_services
-    except ImportError:  # pragma: no cover
+    """Hooks outside the sequence (e.g. playoff brackets, registered in matches/hooks.py); failures
+    never undo a confirmed result."""
+    if not hooks.confirmed_hooks():
         return
-    hook = getattr(league_services, "on_match_confirmed", None)
-    if hook is None:
-        return
-    try:
-        hook(Match.objects.get(pk=match_id))
-    except Exception:
-        logger.exception("after-confirm hook failed for match %s", match_id)
+    hooks.run_confirmed(Match.objects.get(pk=match_id))
 
 
 # --- advancements --------------------------------------------------------------------------------

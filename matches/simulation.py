@@ -4,9 +4,8 @@ its record put through the same post-game sequence as a result a player enters.
 * :func:`simulate_match` simulates one fixture (idempotent: a match no longer scheduled is left
   alone). Everything it writes is one transaction, with a number of queries that does not grow
   with the rosters (the post-game sequence writes in bulk; so do the policy's advancements).
-* :func:`simulation_request` records the master's request (a :class:`SimulationJob`: one fixture,
-  one round, or the rest of a season) for a Celery task; :func:`simulation_job_run` is what the
-  task runs, one match per transaction, so a retried task carries on where it stopped.
+* Simulating a round or the rest of a season (the master's :class:`SimulationJob`) is the league
+  app's: ``league.services.simulations`` calls :func:`simulate_match` for each fixture.
 
 Post-game choices, by a stated policy (docs/simulation.md, "Simulated seasons"):
 
@@ -27,21 +26,17 @@ from __future__ import annotations
 import random
 import secrets
 import time
-import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
-from django.db.models import F, Max, Prefetch
-from django.utils import timezone
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F, Prefetch
 
-from league.models import REGULAR_STAGE, ScheduleRun, Season
 from matches import services
 from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
-from outbox import jobs
 from rules.catalog import catalog_data
 from rules.engine import league as rules_league
 from rules.engine import postgame
@@ -50,7 +45,6 @@ from rules.engine.dice import ELEMENTS, Element
 from rules.engine.records import MatchRecord, SideSnapshot
 from rules.models import Challenge, Keyword
 from teams.models import Advancement, AdvancementRoll, Ninja
-from teams.permissions import is_league_master
 
 Progress = Callable[[int, int], None]
 
@@ -391,285 +385,3 @@ def simulate_match(
             SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + 1)
     match.refresh_from_db()
     return run
-
-
-# --- jobs: one fixture, a round, the rest of a season ---------------------------------------------
-
-OPEN = (SimulationJob.Status.PENDING, SimulationJob.Status.RUNNING)
-
-
-def next_round(season: Season) -> tuple[str, int | None] | None:
-    """The round "simulate this round" plays: the earliest (stage, round) with a scheduled
-    fixture (regular season first, then the playoff rounds); None when nothing is scheduled."""
-    first = (
-        season.matches.filter(status=Match.Status.SCHEDULED)
-        .order_by("stage", "round_number", "id")
-        .values("stage", "round_number")
-        .first()
-    )
-    return (first["stage"], first["round_number"]) if first else None
-
-
-def default_weekly_rounds(season: Season) -> int:
-    return max(1, season.entries.count() - 1)
-
-
-def _asked_again(job: SimulationJob) -> SimulationJob:
-    """A request for a fixture or season with an unfinished job: the job, with
-    ``job.request_outcome`` saying what became of the request. The job is refused as "under way"
-    only while it is really alive ("running"); a job whose worker stopped (no sign of life for
-    JOB_STALE_SECONDS) is resumed now ("resumed"); one whose task waits in the outbox for the
-    broker is "waiting" (beat sends it when the broker is back)."""
-    kind = jobs.kind_of(SimulationJob)
-    outcome = jobs.state(kind, job, backoff=False)
-    if outcome == "stopped" and jobs.resume_if_stopped(kind, job.pk, asked=True):
-        job.refresh_from_db()
-        outcome = "resumed"
-    # "alive", or "stopped" but its row locked by a worker after all: under way.
-    job.request_outcome = outcome if outcome in ("resumed", "waiting") else "running"
-    return job
-
-
-def simulation_request(
-    *,
-    actor,
-    scope: str,
-    policy: str = AUTO,
-    match: Match | None = None,
-    season: Season | None = None,
-    max_rounds: int | None = None,
-    seed: int | None = None,
-) -> tuple[SimulationJob, bool]:
-    """Record the master's request; the caller dispatches :func:`matches.tasks.simulation_job_task`
-    after commit when the job is new. Asking again while a job for the same fixture (or season) is
-    unfinished returns that job, resumed if its worker stopped (see :func:`_asked_again`).
-    Returns (job, created)."""
-    if policy not in POLICIES:
-        raise ValidationError(f"Unknown simulation policy {policy!r}.")
-    if scope not in SimulationJob.Scope.values:
-        raise ValidationError(f"Unknown simulation scope {scope!r}.")
-    with transaction.atomic():
-        if scope == SimulationJob.Scope.MATCH:
-            if match is None:
-                raise ValidationError("Which fixture?")
-            match = Match.objects.select_for_update(of=("self",)).select_related("league", "season").get(pk=match.pk)
-            if not services.is_master_of(actor, match):
-                raise PermissionDenied("Only the league's ninja master may simulate a fixture.")
-            existing = SimulationJob.objects.filter(match=match, scope=scope, status__in=OPEN).first()
-            if existing is not None:
-                return _asked_again(existing), False
-            if match.status != Match.Status.SCHEDULED:
-                raise ValidationError(f"This match is already {match.get_status_display().lower()}.")
-            fields = {
-                "league_id": match.league_id,
-                "season_id": match.season_id,
-                "match": match,
-                "round_number": match.round_number,
-            }
-        else:
-            if season is None:
-                raise ValidationError("Which season?")
-            season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
-            if not is_league_master(actor, season.league):
-                raise PermissionDenied("Only the league's ninja master may simulate the season.")
-            existing = SimulationJob.objects.filter(
-                season=season, scope__in=["round", "season"], status__in=OPEN
-            ).first()
-            if existing is not None:
-                return _asked_again(existing), False
-            if season.is_finished:
-                raise ValidationError("The season is over.")
-            fields = {"league_id": season.league_id, "season": season}
-            if scope == SimulationJob.Scope.ROUND:
-                current = next_round(season)
-                if current is None:
-                    raise ValidationError("No fixture is waiting to be played: generate the next round first.")
-                fields["stage"], fields["round_number"] = current
-            elif season.format == Season.Format.RANDOM_WEEKLY:
-                fields["max_rounds"] = max_rounds or default_weekly_rounds(season)
-        try:
-            with transaction.atomic():
-                job = SimulationJob.objects.create(
-                    scope=scope,
-                    policy=policy,
-                    seed=secrets.randbits(62) if seed is None else seed,
-                    task_id=str(uuid.uuid4()),
-                    requested_by=actor if getattr(actor, "pk", None) else None,
-                    queued_at=timezone.now(),
-                    **fields,
-                )
-        except IntegrityError:  # pragma: no cover - the row locks above serialise requests
-            raise ValidationError("A simulation is already running here.") from None
-    return job, True
-
-
-def simulation_job_failed(*, job_id: int, error: str) -> None:
-    SimulationJob.objects.filter(pk=job_id).exclude(status=SimulationJob.Status.DONE).update(
-        status=SimulationJob.Status.FAILED, error=error[:300], finished_at=timezone.now()
-    )
-
-
-class _Runner:
-    """Plays a job's matches one transaction at a time, keeping the progress record in step."""
-
-    def __init__(self, job: SimulationJob, progress: Progress | None) -> None:
-        self.job = job
-        self.progress = progress
-        self.done = job.runs.count()  # a retried job counts what it already played
-        self.total = max(job.total, self.done)
-
-    def report(self, total: int | None = None) -> None:
-        """Send the progress to the task; a new total is also written to the job row (``done``
-        is counted there by each match's own transaction)."""
-        if total is not None and max(total, self.done) != self.total:
-            self.total = max(total, self.done)
-            SimulationJob.objects.filter(pk=self.job.pk).update(total=self.total)
-        if self.progress is not None:
-            self.progress(self.done, self.total)
-        jobs.heartbeat(SimulationJob, self.job.pk)  # throttled: one write every few seconds
-
-    def play(self, matches: Iterable[Match]) -> int:
-        played = 0
-        for match in matches:
-            run = simulate_match(
-                match=match,
-                seed=derived_seed(self.job.seed, f"match:{match.pk}"),
-                actor=self.job.requested_by,
-                policy=self.job.policy,
-                job=self.job,
-            )
-            if run is not None:
-                played += 1
-                self.done += 1
-                self.report()
-        return played
-
-
-def _scheduled(season: Season, **filters):
-    return season.matches.filter(status=Match.Status.SCHEDULED, **filters).order_by("stage", "round_number", "id")
-
-
-def _season_remaining(job: SimulationJob, season: Season) -> int:
-    """Matches still to simulate in the rest of the season: scheduled ones plus an estimate of the
-    rounds still to generate (the progress bar's total)."""
-    from league import services as league_services
-
-    n = season.entries.count()
-    per_round = n // 2
-    remaining = _scheduled(season).count()
-    kind = league_services.FORMAT_KIND.get(season.format)
-    regular = season.matches.filter(stage=REGULAR_STAGE).exclude(status=Match.Status.VOIDED)
-    last = season.schedule_runs.filter(kind=kind).aggregate(n=Max("round_number"))["n"] or 0
-    if kind == ScheduleRun.Kind.ROUND_ROBIN and not regular.exists():
-        remaining += n * (n - 1) // 2 * (2 if season.format == Season.Format.DOUBLE_ROUND_ROBIN else 1)
-    elif kind == ScheduleRun.Kind.RANDOM_WEEKLY:
-        remaining += max(0, (job.max_rounds or default_weekly_rounds(season)) - last) * per_round
-    elif kind == ScheduleRun.Kind.SWISS:
-        remaining += max(0, (season.swiss_rounds or 0) - last) * per_round
-    if season.playoff_teams >= 2 and not season.bracket_slots.exists():
-        remaining += min(season.playoff_teams, n) - 1
-    return remaining
-
-
-def _generate(season: Season, kind: str, round_number: int, job: SimulationJob) -> ScheduleRun:
-    from league import services as league_services
-
-    run = league_services.schedule_request(
-        season=season,
-        kind=kind,
-        round_number=round_number,
-        actor=job.requested_by,
-        seed=derived_seed(job.seed, f"schedule:{kind}:{round_number}"),
-    )
-    run = league_services.schedule_generate(run_id=run.pk)
-    if run.status == ScheduleRun.Status.FAILED:
-        raise ValidationError(f"Could not generate {run}: {run.error}")
-    return run
-
-
-def _run_season(job: SimulationJob, runner: _Runner) -> str:
-    """Play every scheduled fixture, generating the next rounds (weekly, swiss) or the whole round
-    robin when none exists, then the playoffs if the season has them. Returns why it stopped."""
-    from league import services as league_services
-
-    season = job.season
-    kind = league_services.FORMAT_KIND.get(season.format)
-    while True:
-        season.refresh_from_db()
-        if season.is_finished:
-            return "The season is over."
-        runner.report(runner.done + _season_remaining(job, season))
-        regular = list(_scheduled(season, stage=REGULAR_STAGE))
-        if regular:
-            runner.play(regular)
-            continue
-        if kind is None:
-            break  # self-arranged: only the fixtures the players arranged
-        regular_exists = season.matches.filter(stage=REGULAR_STAGE).exclude(status=Match.Status.VOIDED).exists()
-        if kind == ScheduleRun.Kind.ROUND_ROBIN and regular_exists:
-            break
-        round_number, problems = league_services.schedule_next(season, kind)
-        if problems:
-            if kind == ScheduleRun.Kind.SWISS and season.swiss_rounds and round_number > season.swiss_rounds:
-                break
-            return "Stopped: " + " ".join(problems)
-        if kind == ScheduleRun.Kind.RANDOM_WEEKLY and round_number > (job.max_rounds or default_weekly_rounds(season)):
-            break
-        _generate(season, kind, round_number, job)
-    if season.playoff_teams < 2:
-        return "Every round of the season is played."
-    if not season.bracket_slots.exists():
-        _, problems = league_services.schedule_next(season, ScheduleRun.Kind.PLAYOFF)
-        if problems:
-            return "Regular season played; playoffs not started: " + " ".join(problems)
-        _generate(season, ScheduleRun.Kind.PLAYOFF, 1, job)
-    while True:
-        league_services.playoffs_advance(season=season)  # idempotent; also run after each confirmation
-        playoff = [m for m in _scheduled(season) if m.stage != REGULAR_STAGE]
-        runner.report(runner.done + _scheduled(season).count())
-        if not playoff:
-            return "Every round of the season and the playoffs are played."
-        runner.play(playoff)
-
-
-def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> SimulationJob:
-    """Run a job (what the Celery task calls). Safe to run again: a done job returns at once, each
-    match is its own transaction and a played match is skipped."""
-    job = SimulationJob.objects.select_related("season", "season__league", "match", "requested_by").get(pk=job_id)
-    if job.is_finished:
-        return job
-    SimulationJob.objects.filter(pk=job.pk, status=SimulationJob.Status.PENDING).update(
-        status=SimulationJob.Status.RUNNING
-    )
-    jobs.heartbeat(SimulationJob, job.pk, force=True)
-    runner = _Runner(job, progress)
-    note = ""
-    try:
-        if job.scope == SimulationJob.Scope.MATCH:
-            runner.report(runner.done + (1 if job.match.status == Match.Status.SCHEDULED else 0))
-            runner.play([job.match])
-        elif job.scope == SimulationJob.Scope.ROUND:
-            matches = list(_scheduled(job.season, stage=job.stage, round_number=job.round_number))
-            runner.report(runner.done + len(matches))
-            runner.play(matches)
-            if job.stage != REGULAR_STAGE:
-                from league import services as league_services
-
-                league_services.playoffs_advance(season=job.season)
-        else:
-            note = _run_season(job, runner)
-    except ValidationError as exc:
-        simulation_job_failed(job_id=job.pk, error="; ".join(exc.messages))
-        return SimulationJob.objects.get(pk=job.pk)
-    SimulationJob.objects.filter(pk=job.pk).update(
-        status=SimulationJob.Status.DONE,
-        done=runner.done,
-        total=runner.done,
-        note=note[:300],
-        finished_at=timezone.now(),
-        error="",
-    )
-    job.refresh_from_db()
-    if progress is not None:
-        progress(job.done, job.total)
-    return job

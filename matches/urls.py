@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches import simulation_views, views
+from matches import views
 
 app_name = "matches"
 
@@ -12,10 +12,4 @@ urlpatterns = [
     path("<int:pk>/confirm/", views.confirm, name="confirm"),
     path("<int:pk>/void/", views.void, name="void"),
     path("advancement/<int:roll_pk>/", views.advancement_choose, name="advancement_choose"),
-    # simulation (the league's master): a fixture, a round, the rest of a season; progress
-    path("<int:pk>/simulate/", simulation_views.simulate_fixture, name="simulate"),
-    path("simulate/<slug:slug>/<int:number>/round/", simulation_views.simulate_round, name="simulate_round"),
-    path("simulate/<slug:slug>/<int:number>/season/", simulation_views.simulate_season, name="simulate_season"),
-    path("simulations/<int:pk>/", simulation_views.simulation_job, name="simulation_job"),
-    path("simulations/tasks/<str:task_id>/", simulation_views.simulation_status, name="simulation_status"),
 ]

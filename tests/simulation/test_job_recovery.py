@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from league import services as league_services
 from league.models import ScheduleRun, Season
-from matches import simulation
+from league.services import simulations as simulation
 from matches.models import Match, SimulationJob, SimulationRun
 from outbox.jobs import recover_stale_jobs
 from outbox.models import OutboxTask

@@ -9,7 +9,7 @@ from django.db import OperationalError
 
 from league.models import BracketSlot, ScheduleRun, Season
 from league.selectors import league_table
-from matches import simulation
+from league.services import simulations as simulation
 from matches.models import Match, SimulationJob
 from tests.factories import UserFactory
 from tests.league.helpers import generate, make_season

@@ -52,10 +52,10 @@ def test_a_full_double_round_robin_season_through_the_worker(celery_worker_live,
     kw = {"slug": league.slug, "number": season.number}
 
     started = time.monotonic()
-    response = client.post(reverse("matches:simulate_season", kwargs=kw), {"policy": "auto"})
+    response = client.post(reverse("simulation:simulate_season", kwargs=kw), {"policy": "auto"})
     job = SimulationJob.objects.get(season=season)
     assert response["Location"] == job.get_absolute_url()
-    status, seen = wait_for(client, reverse("matches:simulation_status", kwargs={"task_id": job.task_id}), 170)
+    status, seen = wait_for(client, reverse("simulation:simulation_status", kwargs={"task_id": job.task_id}), 170)
     elapsed = time.monotonic() - started
     print(f"\n240 matches simulated through the worker in {elapsed:.1f} s ({240 / elapsed:.1f} matches/s)")
     assert status["state"] == "SUCCESS", status

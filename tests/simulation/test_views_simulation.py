@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from league.models import ScheduleRun
-from matches import simulation
+from league.services import simulations as simulation
 from matches.models import Match, SimulationJob
 from tests.factories import UserFactory
 from tests.league.helpers import generate, make_season
@@ -25,9 +25,9 @@ def season():
 def urls(season, match):
     kw = {"slug": season.league.slug, "number": season.number}
     return [
-        reverse("matches:simulate", kwargs={"pk": match.pk}),
-        reverse("matches:simulate_round", kwargs=kw),
-        reverse("matches:simulate_season", kwargs=kw),
+        reverse("simulation:simulate", kwargs={"pk": match.pk}),
+        reverse("simulation:simulate_round", kwargs=kw),
+        reverse("simulation:simulate_season", kwargs=kw),
     ]
 
 
@@ -51,7 +51,7 @@ def test_the_master_simulates_a_fixture_and_follows_its_progress(client, season,
     page = client.get(match.get_absolute_url())
     assert b"Simulate this fixture" in page.content
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("matches:simulate", kwargs={"pk": match.pk}), {"policy": "pending"})
+        response = client.post(reverse("simulation:simulate", kwargs={"pk": match.pk}), {"policy": "pending"})
     job = SimulationJob.objects.get()
     assert response.status_code == 302 and response["Location"] == job.get_absolute_url()
     assert (job.scope, job.policy, job.status, job.done, job.total) == ("match", "pending", "done", 1, 1)
@@ -59,7 +59,7 @@ def test_the_master_simulates_a_fixture_and_follows_its_progress(client, season,
     assert match.status == Match.Status.CONFIRMED and match.simulated
     progress = client.get(job.get_absolute_url())
     assert progress.status_code == 200 and b"1 match simulated" in progress.content
-    status = client.get(reverse("matches:simulation_status", kwargs={"task_id": job.task_id})).json()
+    status = client.get(reverse("simulation:simulation_status", kwargs={"task_id": job.task_id})).json()
     assert status["state"] == "SUCCESS" and status["ready"] and status["percent"] == 100
     assert status["next_url"] == match.get_absolute_url()
     # the match page marks it and shows how it was played; no simulate button any more
@@ -79,25 +79,25 @@ def test_round_and_season_buttons_on_the_season_page(
     assert "Simulate round 1" in page and "Simulate the rest of the season" in page
     kw = {"slug": season.league.slug, "number": season.number}
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("matches:simulate_round", kwargs=kw), {"policy": "auto"})
+        response = client.post(reverse("simulation:simulate_round", kwargs=kw), {"policy": "auto"})
     job = SimulationJob.objects.get()
     assert response["Location"] == job.get_absolute_url()
     assert job.status == "done" and job.done == 2
-    status = client.get(reverse("matches:simulation_status", kwargs={"task_id": job.task_id})).json()
+    status = client.get(reverse("simulation:simulation_status", kwargs={"task_id": job.task_id})).json()
     assert status["next_url"] == reverse("league:season_fixtures", kwargs=kw)
     # the fixture list marks simulated matches
     fixtures = client.get(reverse("league:season_fixtures", kwargs=kw)).content.decode()
     assert fixtures.count('badge text-bg-info">simulated') == 2
     assert "Simulate round 2" in client.get(season.get_absolute_url()).content.decode()
     with django_capture_on_commit_callbacks(execute=True):
-        client.post(reverse("matches:simulate_season", kwargs=kw), {"policy": "auto"})
+        client.post(reverse("simulation:simulate_season", kwargs=kw), {"policy": "auto"})
     assert season.matches.filter(status="confirmed").count() == 6
     assert "No fixture is waiting" in client.get(season.get_absolute_url()).content.decode()
 
 
 def test_a_pending_job_shows_progress_from_its_row(client, season):
     job, _ = simulation.simulation_request(actor=season.league.master, scope="season", season=season)
-    url = reverse("matches:simulation_status", kwargs={"task_id": job.task_id})
+    url = reverse("simulation:simulation_status", kwargs={"task_id": job.task_id})
     assert client.get(url).json()["state"] == "PENDING"
     SimulationJob.objects.filter(pk=job.pk).update(status="running", done=3, total=6)
     status = client.get(url).json()
@@ -109,4 +109,4 @@ def test_a_pending_job_shows_progress_from_its_row(client, season):
         False,
     )
     assert b"3 of 6 matches" in client.get(job.get_absolute_url()).content
-    assert client.get(reverse("matches:simulation_status", kwargs={"task_id": "nope"})).status_code == 404
+    assert client.get(reverse("simulation:simulation_status", kwargs={"task_id": "nope"})).status_code == 404

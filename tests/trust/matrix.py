@@ -284,13 +284,13 @@ RULES: dict[str, list[Case]] = {
             data=lambda w: {"reason": "Played the wrong challenge"},
         )
     ],
-    "matches:simulate": [
+    "simulation:simulate": [
         Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=None, post=MASTER, data=lambda w: {"policy": "auto"})
     ],
-    "matches:simulate_round": [Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})],
-    "matches:simulate_season": [Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})],
-    "matches:simulation_job": [_public(lambda w: {"pk": w.extra["simulation"].pk})],
-    "matches:simulation_status": [_public(lambda w: {"task_id": w.extra["simulation"].task_id})],
+    "simulation:simulate_round": [Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})],
+    "simulation:simulate_season": [Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})],
+    "simulation:simulation_job": [_public(lambda w: {"pk": w.extra["simulation"].pk})],
+    "simulation:simulation_status": [_public(lambda w: {"task_id": w.extra["simulation"].task_id})],
     "matches:advancement_choose": [
         Case(
             kwargs=lambda w: {"roll_pk": w.roll.pk},

@@ -71,7 +71,7 @@ def _in_progress(world: World) -> list[str]:
     if "simulation" in world.extra:
         job = world.extra["simulation"]
         type(job).objects.filter(pk=job.pk).update(status="running")
-        urls.append(reverse("matches:simulation_status", kwargs={"task_id": job.task_id}))
+        urls.append(reverse("simulation:simulation_status", kwargs={"task_id": job.task_id}))
     return urls
 
 
@@ -309,9 +309,9 @@ def test_worker_killed_while_simulating_a_season(live_broker, redis_url, tmp_pat
     wholly played and the others untouched; the redelivered task carries on and plays each match
     exactly once."""
     from league.models import Season
-    from matches import simulation
+    from league.services import simulations as simulation
+    from league.tasks import simulation_job_task
     from matches.models import MatchNinja, SimulationJob, SimulationRun
-    from matches.tasks import simulation_job_task
     from tests.factories import LeagueFactory, UserFactory, make_legal_team
 
     league = LeagueFactory(master=UserFactory(username="sim-master"))

@@ -214,8 +214,8 @@ def test_kick_off_and_simulate_with_any_ids(world, data):
     pk = data.draw(st.sampled_from([world.open_match.pk, world.extra["choose"].pk, world.other_match.pk, *BAD_IDS]))
     body = data.draw(form_data({"policy": hostile("auto", "pending")}))
     _check(world, "player", reverse("matches:kick_off", kwargs={"pk": pk}), body)
-    if "matches:simulate" in _url_names():
-        _check(world, "master", reverse("matches:simulate", kwargs={"pk": pk}), body)
+    if "simulation:simulate" in _url_names():
+        _check(world, "master", reverse("simulation:simulate", kwargs={"pk": pk}), body)
 
 
 # --- leagues ----------------------------------------------------------------------------------------
@@ -335,7 +335,7 @@ def test_playoffs_and_season_simulation(world, data):
     body = data.draw(form_data({"policy": hostile("auto", "pending"), "max_rounds": hostile(1, 200, 201)}))
     kwargs = {"slug": world.other_league.slug, "number": world.other_season.number}
     _check(world, "other_master", reverse("league:playoffs_advance", kwargs=kwargs), body)
-    for name in ("matches:simulate_round", "matches:simulate_season"):
+    for name in ("simulation:simulate_round", "simulation:simulate_season"):
         if name in _url_names():
             _check(world, "other_master", reverse(name, kwargs=kwargs), body)
 
@@ -395,9 +395,9 @@ POSTED_HERE = {
     "matches:void",
     "matches:advancement_choose",
     "matches:kick_off",
-    "matches:simulate",
-    "matches:simulate_round",
-    "matches:simulate_season",
+    "simulation:simulate",
+    "simulation:simulate_round",
+    "simulation:simulate_season",
     "league:create",
     "league:edit",
     "league:apply",

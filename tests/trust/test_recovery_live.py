@@ -24,10 +24,9 @@ from django.urls import reverse
 
 from league import services as league_services
 from league.models import ScheduleRun, Season
-from league.tasks import schedule_generate_task
-from matches import simulation
+from league.services import simulations as simulation
+from league.tasks import schedule_generate_task, simulation_job_task
 from matches.models import Match, SimulationJob, SimulationRun
-from matches.tasks import simulation_job_task
 from outbox.models import OutboxTask
 from tests.conftest import need
 from tests.factories import LeagueFactory, UserFactory, make_legal_team
@@ -115,7 +114,7 @@ def test_tasks_stored_while_redis_was_down_go_out_by_themselves(own_redis, perio
     assert deliveries.count() == 5 and set(deliveries.values_list("status", flat=True)) == {"pending"}
     master = Client()
     master.force_login(season.league.master)
-    url = reverse("matches:simulate_season", kwargs={"slug": season.league.slug, "number": season.number})
+    url = reverse("simulation:simulate_season", kwargs={"slug": season.league.slug, "number": season.number})
     first = master.post(url, {"policy": "auto"}, follow=True).content.decode()
     assert "The task queue is unavailable" in first
     again = master.post(url, {"policy": "auto"}, follow=True).content.decode()

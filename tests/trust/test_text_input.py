@@ -18,6 +18,7 @@ from django.urls import reverse
 from common import text
 from league import services as league_services
 from league.models import League, Season
+from league.services import leagues as league_leagues
 from teams.models import Ninja, Team
 from tests.factories import UserFactory, make_team, recruit
 from tests.trust import matrix
@@ -279,13 +280,13 @@ def test_two_foundings_of_one_name_at_once_give_the_loser_the_form_error(postgre
 
     users = [UserFactory(username=f"founder-{i}") for i in range(2)]
     barrier = threading.Barrier(2)
-    real_unique_slug = league_services._unique_slug
+    real_unique_slug = league_leagues._unique_slug
 
     def slug_after_both_checked(name):
         barrier.wait(timeout=10)  # both have checked the name: now they race to insert it
         return real_unique_slug(name)
 
-    monkeypatch.setattr(league_services, "_unique_slug", slug_after_both_checked)
+    monkeypatch.setattr(league_leagues, "_unique_slug", slug_after_both_checked)
     results: list = [None, None]
 
     def found_as(i):
@@ -319,13 +320,13 @@ def test_a_slug_race_takes_the_next_slug(world, monkeypatch):
     client = matrix.client_for(world, "player")
     assert found(client, PROBE).status_code == 302
     calls = []
-    real = league_services._unique_slug
+    real = league_leagues._unique_slug
 
     def stale_once(name):
         calls.append(name)
         return "probe-league" if len(calls) == 1 else real(name)
 
-    monkeypatch.setattr(league_services, "_unique_slug", stale_once)
+    monkeypatch.setattr(league_leagues, "_unique_slug", stale_once)
     assert found(client, "Probe League!").status_code == 302
     assert League.objects.get(name="Probe League!").slug == "probe-league-2"
 

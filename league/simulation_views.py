@@ -1,7 +1,7 @@
 """Simulation pages for the league's ninja master: simulate a fixture, a round or the rest of a
 season as a Celery task, and follow it on a progress page.
 
-Kept apart from matches/views.py (result entry) so the two can change independently. Each view
+Kept apart from league/views.py (seasons) and matches/views.py (result entry) so the two can change independently. Each view
 validates its form and calls one service; who may do it is decided by the services' permission
 helpers (the league's master only, 403 for everyone else).
 """
@@ -19,10 +19,11 @@ from django.views.decorators.http import require_POST
 
 from league.celery import app as celery_app
 from league.models import Season
-from matches import services, simulation
+from league.services import simulations as simulation
+from league.simulation_forms import SimulateForm
+from league.tasks import simulation_job_task
+from matches import services
 from matches.models import Match, SimulationJob
-from matches.simulation_forms import SimulateForm
-from matches.tasks import simulation_job_task
 from outbox.dispatch import dispatch_on_commit, task_state
 from teams.permissions import is_league_master
 
@@ -122,7 +123,7 @@ def simulation_job(request: HttpRequest, pk: int) -> HttpResponse:
     job = _job(pk=pk)
     return render(
         request,
-        "matches/simulation_job.html",
+        "league/simulation_job.html",
         {
             "job": job,
             "season": job.season,

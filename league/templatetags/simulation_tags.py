@@ -9,15 +9,16 @@ from django import template
 from django.urls import reverse
 
 from league.models import Season
-from matches import services, simulation
+from league.services import simulations as simulation
+from league.simulation_forms import SimulateForm
+from matches import services
 from matches.models import Match, SimulationJob, SimulationRun
-from matches.simulation_forms import SimulateForm
 from teams.permissions import is_league_master
 
 register = template.Library()
 
 
-@register.inclusion_tag("matches/includes/_simulate_fixture.html", takes_context=True)
+@register.inclusion_tag("league/includes/_simulate_fixture.html", takes_context=True)
 def simulate_fixture_panel(context, match: Match) -> dict:
     """The simulate button (the master, a scheduled fixture) or, for a simulated match, how the
     simulator played it (seed, policy, dice summary, the log)."""
@@ -29,13 +30,13 @@ def simulate_fixture_panel(context, match: Match) -> dict:
         return {"show": False}
     form = SimulateForm(
         label="Simulate this fixture",
-        action=reverse("matches:simulate", kwargs={"pk": match.pk}),
+        action=reverse("simulation:simulate", kwargs={"pk": match.pk}),
         prefix_id="sim-match",
     )
     return {"show": True, "form": form, "job": match.simulation_jobs.filter(status__in=simulation.OPEN).first()}
 
 
-@register.inclusion_tag("matches/includes/_simulate_season.html", takes_context=True)
+@register.inclusion_tag("league/includes/_simulate_season.html", takes_context=True)
 def simulate_season_panel(context, season: Season) -> dict:
     user = context["request"].user
     if season.is_finished or not is_league_master(user, season.league):
@@ -51,11 +52,11 @@ def simulate_season_panel(context, season: Season) -> dict:
         "show": True,
         "current": current,
         "round_form": SimulateForm(
-            label=round_label, action=reverse("matches:simulate_round", kwargs=kwargs), prefix_id="sim-round"
+            label=round_label, action=reverse("simulation:simulate_round", kwargs=kwargs), prefix_id="sim-round"
         ),
         "season_form": SimulateForm(
             label="Simulate the rest of the season",
-            action=reverse("matches:simulate_season", kwargs=kwargs),
+            action=reverse("simulation:simulate_season", kwargs=kwargs),
             weekly_rounds=weekly,
             prefix_id="sim-season",
             css="btn-outline-danger",

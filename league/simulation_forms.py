@@ -1,5 +1,5 @@
 """Forms for simulating fixtures (kept apart from the result-entry forms in matches/forms.py).
-They validate input only; the views hand cleaned data to matches.simulation."""
+They validate input only; the views hand cleaned data to league.services.simulations."""
 
 from __future__ import annotations
 

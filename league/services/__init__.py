@@ -1,0 +1,74 @@
+"""Writes for leagues, one module a subject (as Zulip's ``zerver/actions/``):
+
+* :mod:`.leagues`: leagues and their house rules;
+* :mod:`.seasons`: seasons, finishing and rolling over;
+* :mod:`.applications`: teams applying to a league;
+* :mod:`.fixtures`: one fixture, generated or arranged by the players;
+* :mod:`.schedules`: schedule runs (the Celery task's service);
+* :mod:`.playoffs`: the playoff bracket;
+* :mod:`.simulations`: simulating a fixture, a round or the rest of a season (the Celery task's service).
+
+Check, then do: every service validates first and writes inside one ``transaction.atomic`` block.
+Schedule generation is idempotent: a :class:`ScheduleRun` is unique per (season, kind, round), the
+season row is locked while fixtures are written, and a run that is done is never run again.
+Randomness is passed in or seeded from a stored seed, so every draw can be replayed.
+
+The names below are the package's public face: callers import ``league.services`` and use them.
+"""
+
+from league.services.applications import application_accept, application_refuse, application_withdraw, team_apply
+from league.services.fixtures import fixture_arrange, fixture_create, fixture_set_challenge
+from league.services.leagues import RESERVED_SLUGS, league_create, league_update, validate_tie_breakers
+from league.services.playoffs import on_match_confirmed, playoffs_advance
+from league.services.schedules import (
+    FORMAT_KIND,
+    OPEN_STATUSES,
+    PLANNERS,
+    Progress,
+    schedule_generate,
+    schedule_next,
+    schedule_request,
+    schedule_run_failed,
+)
+from league.services.seasons import (
+    VOID_REASON_SEASON_ENDED,
+    current_season,
+    season_create,
+    season_finish,
+    season_rollover,
+)
+
+__all__ = [
+    # leagues
+    "RESERVED_SLUGS",
+    "league_create",
+    "league_update",
+    "validate_tie_breakers",
+    # seasons
+    "VOID_REASON_SEASON_ENDED",
+    "current_season",
+    "season_create",
+    "season_finish",
+    "season_rollover",
+    # applications
+    "application_accept",
+    "application_refuse",
+    "application_withdraw",
+    "team_apply",
+    # fixtures
+    "fixture_arrange",
+    "fixture_create",
+    "fixture_set_challenge",
+    # schedules
+    "FORMAT_KIND",
+    "OPEN_STATUSES",
+    "PLANNERS",
+    "Progress",
+    "schedule_generate",
+    "schedule_next",
+    "schedule_request",
+    "schedule_run_failed",
+    # playoffs
+    "on_match_confirmed",
+    "playoffs_advance",
+]

@@ -1,0 +1,91 @@
+"""Applications: a team applies to a league; its master accepts or refuses; its player may withdraw."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+
+from common import text
+from league.models import League, ScheduleRun, SeasonEntry
+from league.services.seasons import current_season
+from teams.models import Team
+
+
+def team_apply(*, team: Team, league: League) -> Team:
+    """A team owner applies to join a league; the master accepts or refuses."""
+    if team.status == Team.Status.RETIRED:
+        raise ValidationError("A retired team cannot join a league.")
+    if team.entry_status == Team.EntryStatus.ACCEPTED and team.league_id:
+        raise ValidationError(f"{team.name} already plays in {team.league}.")
+    if team.league_id == league.pk and team.entry_status == Team.EntryStatus.PENDING:
+        raise ValidationError(f"{team.name} has already applied to {league}.")
+
+    def name_taken() -> None:
+        existing = (
+            Team.objects.filter(league=league, name_key=text.name_key(team.name))
+            .exclude(pk=team.pk)
+            .values_list("name", flat=True)
+            .first()
+        )
+        if existing is not None:
+            message = text.same_name_message(team.name, existing, thing="team", where=f" in {league}")
+            raise ValidationError(f"{message} Rename yours first.")
+
+    name_taken()
+    before = (team.league, team.entry_status)
+    team.league = league
+    team.entry_status = Team.EntryStatus.PENDING
+    try:
+        with transaction.atomic():
+            team.save(update_fields=["league", "entry_status"])
+    except IntegrityError:
+        team.league, team.entry_status = before
+        name_taken()  # another team of that name applied at the same moment
+        raise
+    return team
+
+
+def application_accept(*, team: Team) -> SeasonEntry | None:
+    """Accept a pending team into its league, and into the current season when it can still join.
+
+    A team accepted after a round robin was generated waits for the next season (its schedule is
+    fixed); in the other formats it joins the running season at once.
+    """
+    with transaction.atomic():
+        team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
+        if team.league_id is None or team.entry_status != Team.EntryStatus.PENDING:
+            raise ValidationError(f"{team.name} has no pending application.")
+        team.entry_status = Team.EntryStatus.ACCEPTED
+        team.save(update_fields=["entry_status"])
+        season = current_season(team.league)
+        if season is None:
+            return None
+        if season.is_round_robin and season.schedule_runs.filter(kind=ScheduleRun.Kind.ROUND_ROBIN).exists():
+            return None
+        entry, _ = SeasonEntry.objects.get_or_create(season=season, team=team)
+        return entry
+
+
+def application_refuse(*, team: Team) -> Team:
+    """Refuse a pending application. The team leaves the league at once (its name is free there
+    again); ``entry_status`` keeps "refused" so its player can see what became of it."""
+    with transaction.atomic():
+        team = Team.objects.select_for_update().get(pk=team.pk)
+        if team.league_id is None or team.entry_status != Team.EntryStatus.PENDING:
+            raise ValidationError(f"{team.name} has no pending application.")
+        team.league = None
+        team.entry_status = Team.EntryStatus.REFUSED
+        team.save(update_fields=["league", "entry_status"])
+    return team
+
+
+def application_withdraw(*, team: Team, league: League) -> Team:
+    """The team's player takes back a pending application to ``league``; no trace is left."""
+    with transaction.atomic():
+        team = Team.objects.select_for_update().get(pk=team.pk)
+        if team.league_id != league.pk or team.entry_status != Team.EntryStatus.PENDING:
+            raise ValidationError(f"{team.name} has no pending application to {league}.")
+        team.league = None
+        team.entry_status = Team.EntryStatus.NONE
+        team.save(update_fields=["league", "entry_status"])
+    return team

@@ -1,0 +1,133 @@
+"""Fixtures: one match between two teams of a season (generated, self-arranged), its challenge."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from league.models import REGULAR_STAGE, Season
+from league.services.seasons import mark_running
+from matches.models import DiceRoll, Match, MatchTeam
+from rules.engine import league as rules_league
+from rules.models import Challenge
+from teams.models import Team
+
+
+def _challenge_named(name: str, challenges: Mapping[str, Challenge] | None) -> Challenge:
+    if challenges is not None and name in challenges:
+        return challenges[name]
+    return Challenge.objects.get(name=name)
+
+
+def fixture_create(
+    *,
+    season: Season,
+    round_number: int | None,
+    home: Team,
+    away: Team,
+    challenge: Challenge | None = None,
+    rng: random.Random,
+    stage: str = REGULAR_STAGE,
+    pairing_reason: str = "",
+    date=None,
+    challenges: Mapping[str, Challenge] | None = None,
+) -> Match:
+    """A scheduled fixture: a Match with its two sides (slot 1 = home = player 1).
+
+    Unless the master set ``challenge``, the random challenge generator is rolled with ``rng``:
+    both faces go to ``challenge_roll`` (and a DiceRoll row); on Void or Spirit nobody's
+    challenge is set yet and ``challenge_chooser`` says which player picks it.
+    ``challenges`` (name -> Challenge) saves a query per fixture when many are made.
+    """
+    if home.pk == away.pk:
+        raise ValidationError("A team cannot play itself.")
+    chooser, roll = "", None
+    if challenge is None:
+        draw = rules_league.random_challenge(rng=rng)
+        roll = {
+            "first": draw.first_face.value,
+            "second": draw.second_face.value,
+            "column": draw.column,
+            "challenge": draw.challenge_name,
+            "chooser": draw.chooser,
+        }
+        if draw.challenge_name:
+            challenge = _challenge_named(draw.challenge_name, challenges)
+        else:
+            chooser = draw.chooser or ""
+    with transaction.atomic():
+        match = Match.objects.create(
+            league_id=season.league_id,
+            season=season,
+            round_number=round_number,
+            stage=stage,
+            pairing_reason=pairing_reason[:200],
+            challenge=challenge,
+            challenge_chooser=chooser,
+            challenge_roll=roll,
+            date=date,
+        )
+        MatchTeam.objects.bulk_create(
+            [MatchTeam(match=match, team=home, slot=1), MatchTeam(match=match, team=away, slot=2)]
+        )
+        if roll is not None:
+            DiceRoll.objects.create(
+                match=match, purpose=DiceRoll.Purpose.CHALLENGE, faces=[roll["first"], roll["second"]]
+            )
+    return match
+
+
+def _season_entry_ids(season: Season) -> set[int]:
+    return set(season.entries.values_list("team_id", flat=True))
+
+
+def fixture_arrange(
+    *,
+    season: Season,
+    home: Team,
+    away: Team,
+    challenge: Challenge | None = None,
+    date=None,
+    rng: random.Random | None = None,
+) -> Match:
+    """A self-arranged fixture between two teams of the season (who may do it: permissions)."""
+    if season.format != Season.Format.SELF_ARRANGED:
+        raise ValidationError("In this season the fixtures are scheduled by the master.")
+    if season.is_finished:
+        raise ValidationError("The season is over.")
+    if home.pk == away.pk:
+        raise ValidationError("Choose two different teams.")
+    entered = _season_entry_ids(season)
+    missing = [t.name for t in (home, away) if t.pk not in entered]
+    if missing:
+        raise ValidationError(f"Not in this season: {', '.join(missing)}.")
+    if home.owner_id == away.owner_id:
+        raise ValidationError("Two teams of the same player never meet.")
+    rng = rng or random.Random(secrets.randbits(63))
+    with transaction.atomic():
+        season = Season.objects.select_for_update().get(pk=season.pk)
+        match = fixture_create(
+            season=season,
+            round_number=None,
+            home=home,
+            away=away,
+            challenge=challenge,
+            rng=rng,
+            pairing_reason="arranged by the players",
+            date=date,
+        )
+        mark_running(season)
+    return match
+
+
+def fixture_set_challenge(*, match: Match, challenge: Challenge) -> Match:
+    """Set the challenge of a fixture not yet kicked off (the chooser's pick, or the master's)."""
+    if match.status != Match.Status.SCHEDULED or match.kicked_off_at is not None:
+        raise ValidationError("The challenge is fixed once the match has kicked off.")
+    match.challenge = challenge
+    match.save(update_fields=["challenge"])
+    return match

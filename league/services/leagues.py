@@ -1,0 +1,107 @@
+"""Leagues and their house rules: founding a league (names unique by their look-alike key),
+changing its rules (they apply from its next season)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from common import text
+from league.models import TIE_BREAKER_CHOICES, HouseRules, League
+from rules.engine import league as rules_league
+
+
+def validate_tie_breakers(value: str) -> str:
+    """Normalise a comma-separated tie-breaker list; every name must be known, none repeated."""
+    names = [t.strip() for t in (value or "").split(",") if t.strip()]
+    unknown = [n for n in names if n not in TIE_BREAKER_CHOICES]
+    if unknown:
+        raise ValidationError({"tie_breakers": f"Unknown tie-breaker: {', '.join(unknown)}."})
+    if len(set(names)) != len(names):
+        raise ValidationError({"tie_breakers": "A tie-breaker is listed twice."})
+    return ",".join(names)
+
+
+def _clean_house_rules(rules: Mapping) -> dict:
+    unknown = set(rules) - set(HouseRules.HOUSE_RULE_FIELDS)
+    if unknown:
+        raise ValidationError(f"Not a house rule: {', '.join(sorted(unknown))}.")
+    cleaned = dict(rules)
+    if "tie_breakers" in cleaned:
+        cleaned["tie_breakers"] = validate_tie_breakers(cleaned["tie_breakers"])
+    cap = cleaned.get("max_bonus_koban")
+    if cap is not None and not 0 <= cap <= rules_league.MAX_BONUS_KOBAN_LIMIT:
+        raise ValidationError(
+            {"max_bonus_koban": f"The bonus koban cap is between 0 and {rules_league.MAX_BONUS_KOBAN_LIMIT}."}
+        )
+    return cleaned
+
+
+#: Slugs the league URLs use for other pages.
+RESERVED_SLUGS = {"new", "tasks", "schedule-runs", "fixtures"}
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:90] or "league"
+    slug, n = base, 2
+    while slug in RESERVED_SLUGS or League.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def _clean_description(description: str) -> str:
+    description = (description or "").strip()
+    try:
+        text.validate_multiline(description)
+    except ValidationError as exc:
+        raise ValidationError({"description": exc.messages}) from exc
+    if len(description) > League._meta.get_field("description").max_length:
+        raise ValidationError({"description": "The description is too long."})
+    return description
+
+
+def _league_name_taken(name: str) -> None:
+    """Raise the form error when a league has ``name``, or a name that looks the same."""
+    existing = League.objects.filter(name_key=text.name_key(name)).values_list("name", flat=True).first()
+    if existing is not None:
+        raise ValidationError({"name": text.same_name_message(name, existing, thing="league")})
+
+
+def league_create(*, master, name: str, description: str = "", **house_rules) -> League:
+    """A new league; whoever creates it is its ninja master.
+
+    Names are unique by their key (common/text.py): the same name in other letters, cases or
+    spaces, or a look-alike, is refused. Two people founding the same name at once: the database's
+    unique constraint refuses the second, who gets the same form error (not a server error).
+    """
+    name = text.clean_name(name, max_length=League._meta.get_field("name").max_length, what="the league a name")
+    description = _clean_description(description)
+    _league_name_taken(name)
+    rules = _clean_house_rules(house_rules)
+    for _attempt in range(5):
+        try:
+            with transaction.atomic():
+                return League.objects.create(
+                    name=name, slug=_unique_slug(name), description=description, master=master, **rules
+                )
+        except IntegrityError:
+            _league_name_taken(name)  # lost the race for the name: the form error
+            # Lost the race for the slug only (another name with the same slug): take the next one.
+    raise ValidationError({"name": "The league could not be founded just now; please try again."})
+
+
+def league_update(*, league: League, description: str | None = None, **house_rules) -> League:
+    """Change the league's house rules: they apply from its next season; seasons keep their own."""
+    rules = _clean_house_rules(house_rules)
+    fields = list(rules)
+    for name, value in rules.items():
+        setattr(league, name, value)
+    if description is not None:
+        league.description = _clean_description(description)
+        fields.append("description")
+    if fields:
+        league.save(update_fields=fields)
+    return league

@@ -1,0 +1,19 @@
+"""Simulation pages (the league's master): a fixture, a round, the rest of a season; progress.
+
+Mounted under ``matches/`` (the addresses they always had), in their own namespace because the
+views are the league app's (a season's simulation generates its rounds).
+"""
+
+from django.urls import path
+
+from league import simulation_views
+
+app_name = "simulation"
+
+urlpatterns = [
+    path("<int:pk>/simulate/", simulation_views.simulate_fixture, name="simulate"),
+    path("simulate/<slug:slug>/<int:number>/round/", simulation_views.simulate_round, name="simulate_round"),
+    path("simulate/<slug:slug>/<int:number>/season/", simulation_views.simulate_season, name="simulate_season"),
+    path("simulations/<int:pk>/", simulation_views.simulation_job, name="simulation_job"),
+    path("simulations/tasks/<str:task_id>/", simulation_views.simulation_status, name="simulation_status"),
+]
