@@ -42,6 +42,11 @@ class LeagueConfig(AppConfig):
 
             simulation_job_failed(job_id=job_id, error=error)
 
+        def standings_refresh(match) -> None:
+            from league.readmodel import match_standings_refresh
+
+            match_standings_refresh(match)
+
         def playoffs_after_confirm(match) -> None:
             from league.services import on_match_confirmed
 
@@ -68,3 +73,5 @@ class LeagueConfig(AppConfig):
         )
         # A confirmed playoff game may complete its round (matches runs the hooks after commit).
         hooks.on_confirmed("league.playoffs", playoffs_after_confirm)
+        # The league table's stored rows, in the transaction that confirms or voids a result.
+        hooks.on_result_written("league.standings", standings_refresh)

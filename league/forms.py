@@ -6,8 +6,8 @@ from crispy_forms.helper import FormHelper
 from django import forms
 
 from common.text import NameFormField
+from common.ui import StyledSubmit
 from league.models import TIE_BREAKER_CHOICES, HouseRules, League, ScheduleRun, Season
-from league.ui import StyledSubmit
 from rules.models import Challenge
 from teams.models import Team
 

@@ -14,6 +14,7 @@ from django.urls import reverse
 
 from common.text import MultiLineField, NameField, NameKeyField, NameKeyMixin
 from outbox.models import RecoverableJob
+from rules.engine import house_rules as engine_house_rules
 from rules.engine import league as rules_league
 from rules.engine.standings import DEFAULT_TIE_BREAKERS as ENGINE_DEFAULT_TIE_BREAKERS
 from rules.engine.standings import TieBreaker
@@ -78,7 +79,12 @@ class HouseRules(models.Model):
         abstract = True
 
     def house_rules(self) -> dict:
+        """The stored values, by field (what a new season copies)."""
         return {name: getattr(self, name) for name in self.HOUSE_RULE_FIELDS}
+
+    def rule_set(self) -> engine_house_rules.HouseRules:
+        """The rules as the services and the engine take them (a frozen value)."""
+        return engine_house_rules.HouseRules.from_mapping(self.house_rules())
 
     @property
     def tie_breaker_list(self) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from crispy_forms.helper import FormHelper
 from django import forms
 
-from league.ui import StyledSubmit
+from common.ui import StyledSubmit
 from matches.models import SimulationJob
 
 

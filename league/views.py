@@ -15,6 +15,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from common.ui import add_service_errors
 from league import selectors, services
 from league.celery import app as celery_app
 from league.forms import (
@@ -39,7 +40,6 @@ from league.permissions import (
     require_master,
 )
 from league.tasks import schedule_generate_task
-from league.ui import add_service_errors
 from matches.models import Match, MatchTeam
 from outbox.dispatch import DispatchResult, dispatch_on_commit, is_waiting, task_state
 from teams.models import Team

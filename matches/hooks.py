@@ -1,8 +1,11 @@
-"""What other apps do once a match is confirmed, without ``matches`` importing them.
+"""What other apps do when a match's result is written, without ``matches`` importing them.
 
-Apps above ``matches`` (the league's playoff bracket) register a hook in their
-``AppConfig.ready()``; :func:`matches.services.match_confirm` runs every hook after its transaction
-commits. A hook that fails is logged and never undoes the confirmed result.
+Apps above ``matches`` register hooks in their ``AppConfig.ready()``:
+
+* *result written* hooks run inside the transaction that confirms or voids a result (the league's
+  read model: the table's stored rows); one that fails rolls the whole write back;
+* *confirmed* hooks run after that transaction commits (the league's playoff bracket); one that
+  fails is logged and never undoes the confirmed result.
 """
 
 from __future__ import annotations
@@ -19,6 +22,17 @@ logger = logging.getLogger(__name__)
 Hook = Callable[["Match"], object]
 
 _confirmed: dict[str, Hook] = {}
+_written: dict[str, Hook] = {}
+
+
+def on_result_written(name: str, hook: Hook) -> None:
+    """Register ``hook`` to run inside the transaction of each confirmation or voiding."""
+    _written[name] = hook
+
+
+def run_result_written(match: Match) -> None:
+    for hook in list(_written.values()):
+        hook(match)
 
 
 def on_confirmed(name: str, hook: Hook) -> None:

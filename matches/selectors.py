@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, QuerySet
 
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
-from teams.models import AdvancementRoll, TreasuryEntry, XpEvent
+from teams.models import AdvancementRoll, Team, TreasuryEntry, XpEvent
 
 
 def match_for_page(pk: int) -> Match:
@@ -39,4 +39,29 @@ def sequence_outcomes(match: Match) -> dict:
             .order_by("id")
         ),
         "dice": list(DiceRoll.objects.filter(match=match).select_related("ninja").order_by("id")),
+    }
+
+
+def team_game_records(team: Team) -> QuerySet:
+    """The team's played matches (newest first) with opponents and All-Stars, fixed query count."""
+    return (
+        MatchTeam.objects.filter(team=team, match__status=Match.Status.CONFIRMED)
+        .select_related("match", "match__challenge")
+        .prefetch_related(
+            Prefetch("match__sides", queryset=MatchTeam.objects.select_related("team").order_by("slot")),
+            Prefetch("ninjas", queryset=MatchNinja.objects.filter(all_star_awards__gt=0), to_attr="all_stars"),
+        )
+        .order_by("-match__date", "-match_id")
+    )
+
+
+def game_record_line(side) -> dict:
+    """One line of the scroll's game records: the opponents and the score with this team first."""
+    others = [s for s in side.match.sides.all() if s.team_id != side.team_id]
+    return {
+        "side": side,
+        "match": side.match,
+        "opponents": [o.team for o in others],
+        "score": "–".join(str(p if p is not None else 0) for p in [side.points, *[o.points for o in others]]),
+        "all_stars": side.all_stars,
     }

@@ -22,30 +22,27 @@ from django.db.models import F
 from django.utils import timezone
 
 from common import text
-from league.models import HouseRules
-from league.readmodel import match_standings_refresh
 from matches import hooks
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from rules.engine import league as rules_league
 from rules.engine import postgame
 from rules.engine.dice import Element
-from rules.engine.postgame import PostgameRules
+from rules.engine.house_rules import HouseRules
 from rules.engine.records import MatchRecord, NinjaRecord, RosterEntry, SideSnapshot, TeamRecord, record_problems
 from rules.models import Keyword
 from teams import selectors as team_selectors
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
 from teams.services import team_ratings_refresh, treasury_post, treasury_post_many
 
-HOUSE_RULE_DEFAULTS = {f.name: f.default for f in HouseRules._meta.fields if f.name in HouseRules.HOUSE_RULE_FIELDS}
 
-
-def house_rules_for(match: Match) -> dict[str, Any]:
-    """The rules in force for a match: its season's frozen rules, else its league's, else defaults."""
+def house_rules_for(match: Match) -> HouseRules:
+    """The rules in force for a match: its season's frozen rules, else its league's, else the
+    rulebook's (a friendly outside any league)."""
     if match.season_id:
-        return match.season.house_rules()
+        return match.season.rule_set()
     if match.league_id:
-        return match.league.house_rules()
-    return dict(HOUSE_RULE_DEFAULTS)
+        return match.league.rule_set()
+    return HouseRules()
 
 
 def _rng(match: Match, purpose: str) -> random.Random:
@@ -140,8 +137,8 @@ def live_underdog_bonuses(
     rules = house_rules_for(match)
     return rules_league.underdog_bonuses(
         [rating for _, _, rating in sides],
-        enabled=rules["underdog_bonuses"],
-        max_bonus_koban=rules["max_bonus_koban"],
+        enabled=rules.underdog_bonuses,
+        max_bonus_koban=rules.max_bonus_koban,
     )
 
 
@@ -253,16 +250,6 @@ def side_snapshot(side: MatchTeam) -> SideSnapshot:
     )
 
 
-def postgame_rules(rules: Mapping[str, Any]) -> PostgameRules:
-    """The house rules the post-game sequence needs, from a season's (or league's) rules."""
-    return PostgameRules(
-        revenue_win=rules["revenue_win"],
-        revenue_draw=rules["revenue_draw"],
-        revenue_loss=rules["revenue_loss"],
-        max_bonus_koban=rules.get("max_bonus_koban", rules_league.MAX_BONUS_KOBAN),
-    )
-
-
 def validate_record(
     match: Match,
     record: MatchRecord,
@@ -337,7 +324,7 @@ def match_submit_result(
         if locked.kicked_off_at is None:
             locked = match_kick_off(match=locked)
         rules = house_rules_for(locked)
-        entered = rules["dice_mode"] == HouseRules.DiceMode.ENTERED and not simulated
+        entered = rules.dice_entered and not simulated
         validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None)
         locked.submitted_record = {
             **_record_to_json(record),
@@ -352,7 +339,7 @@ def match_submit_result(
         locked.save(
             update_fields=["submitted_record", "status", "submitted_by", "submitted_at", "simulated", "result_draft"]
         )
-        needs_confirmation = rules["results_need_confirmation"] and not simulated and not is_master_of(actor, locked)
+        needs_confirmation = rules.results_need_confirmation and not simulated and not is_master_of(actor, locked)
         if not needs_confirmation:
             _apply_sequence(locked, actor=actor)
     match.refresh_from_db()
@@ -423,7 +410,7 @@ def _apply_sequence(match: Match, *, actor) -> None:
     )
     ninjas = {n.pk: n for n in Ninja.objects.select_for_update().filter(team_id__in=team_ids)}
     challenge_xp = {a.key: a.xp for a in match.challenge.xp_awards.all()} if match.challenge_id else {}
-    roll_advancements = rules["dice_mode"] != HouseRules.DiceMode.ENTERED or match.simulated
+    roll_advancements = not rules.dice_entered or match.simulated
     outcome = postgame.postgame(
         record=record,
         sides=[side_snapshot(s) for s in sides],
@@ -439,7 +426,7 @@ def _apply_sequence(match: Match, *, actor) -> None:
             for n in ninjas.values()
         },
         treasuries=treasuries,
-        rules=postgame_rules(rules),
+        rules=rules.postgame(),
         challenge_xp=challenge_xp,
         upkeep=upkeep,
         downtime_dice=entered_faces if entered_faces is not None else _rng(match, "downtime"),
@@ -537,8 +524,9 @@ def _write_outcome(
     match.confirmed_at = now
     match.sequence_applied_at = now
     match.save(update_fields=["status", "confirmed_by", "confirmed_at", "sequence_applied_at"])
-    # The read model, in this transaction: the league table's rows and the teams' ratings.
-    match_standings_refresh(match)
+    # The read model, in this transaction: the league table's rows (a hook: the league's) and the
+    # teams' ratings.
+    hooks.run_result_written(match)
     team_ratings_refresh(team_ids=side_of)
     transaction.on_commit(lambda: _after_confirm(match.pk))
 
@@ -711,6 +699,6 @@ def match_void(*, match: Match, actor, reason: str) -> Match:
         locked.voided_at = timezone.now()
         locked.void_reason = reason
         locked.save(update_fields=["status", "voided_at", "void_reason"])
-        match_standings_refresh(locked)
+        hooks.run_result_written(locked)
         team_ratings_refresh(team_ids=locked.sides.values_list("team_id", flat=True))
     return locked

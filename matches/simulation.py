@@ -42,6 +42,7 @@ from rules.engine import league as rules_league
 from rules.engine import postgame
 from rules.engine import simulator as engine
 from rules.engine.dice import ELEMENTS, Element
+from rules.engine.house_rules import HouseRules
 from rules.engine.records import MatchRecord, SideSnapshot
 from rules.models import Challenge, Keyword
 from teams.models import Advancement, AdvancementRoll, Ninja
@@ -158,11 +159,11 @@ def derived_seed(seed: int, what: str) -> int:
 # --- the post-game policy ------------------------------------------------------------------------
 
 
-def upkeep_policy(*, sides: Sequence[MatchTeam], record: MatchRecord, rules: Mapping[str, Any]) -> dict[int, str]:
+def upkeep_policy(*, sides: Sequence[MatchTeam], record: MatchRecord, rules: HouseRules) -> dict[int, str]:
     """Pay each ronin (roster order) while the treasury after this game's revenue covers its fee;
     release the rest. Returns {ninja id: "pay" | "release"}. The revenue is the post-game
     sequence's own (rules.engine.postgame.side_revenue)."""
-    revenue_rules = services.postgame_rules(rules)
+    revenue_rules = rules.postgame()
     decisions: dict[int, str] = {}
     for side in sides:
         roster = tuple(services.roster_entry(row) for row in side.roster_snapshot or [])

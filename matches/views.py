@@ -7,7 +7,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from league.models import HouseRules
 from matches import selectors, services
 from matches.forms import AdvancementChoiceForm, AdvancementFacesForm, ConfirmForm, ResultForm, VoidForm
 from matches.models import Match
@@ -117,7 +116,7 @@ def _result_form(request, match, data=None):
         match=match,
         sides=list(match.sides.all()),
         award_keys=awards,
-        entered_dice=rules["dice_mode"] == HouseRules.DiceMode.ENTERED,
+        entered_dice=rules.dice_entered,
     )
 
 

@@ -9,6 +9,7 @@ class NewslettersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from newsletters import tasks  # noqa: F401  (registers the tasks the services send by name)
         from newsletters.models import Newsletter
         from outbox import jobs
 

@@ -7,7 +7,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from common.text import NameFormField
-from league.ui import StyledSubmit
+from common.ui import StyledSubmit
 from newsletters.models import Newsletter
 from newsletters.periods import Period
 

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 import cmarkgfm
 import nh3
+from celery import current_app
 from cmarkgfm.cmark import Options as CmarkOptions
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -167,10 +168,18 @@ def _validate_period(league: League, period: Period) -> Season | None:
     return season
 
 
-def _send(task, *, args: list, task_id: str | None = None, description: str = "") -> None:
+#: The tasks these services queue, by their Celery names: the tasks call the services, so the services
+#: name the tasks instead of importing them (NewslettersConfig.ready() imports newsletters.tasks, so
+#: they are registered in every process).
+BUILD_TASK = "newsletters.tasks.newsletter_build_task"
+DELIVER_TASK = "newsletters.tasks.newsletter_deliver_task"
+
+
+def _send(task_name: str, *, args: list, task_id: str | None = None, description: str = "") -> None:
     """Send a task (called after commit). With a broker, through the project's outbox, so a broker
     outage stores the task to be sent again later; without one (eager), it runs here, and a
     failure is already recorded on the newsletter or delivery row by its service."""
+    task = current_app.tasks[task_name]
     if task.app.conf.task_always_eager:
         task.apply_async(args=args, task_id=task_id)
     else:
@@ -178,9 +187,7 @@ def _send(task, *, args: list, task_id: str | None = None, description: str = ""
 
 
 def _dispatch_build(newsletter_id: int, task_id: str) -> None:
-    from newsletters.tasks import newsletter_build_task
-
-    _send(newsletter_build_task, args=[newsletter_id], task_id=task_id, description=f"Build newsletter {newsletter_id}")
+    _send(BUILD_TASK, args=[newsletter_id], task_id=task_id, description=f"Build newsletter {newsletter_id}")
 
 
 def newsletter_request(*, league: League, period: Period, actor=None) -> Newsletter:
@@ -471,9 +478,7 @@ def absolute_url(path: str, base_url: str = "") -> str:
 
 
 def _dispatch_delivery(delivery_id: int) -> None:
-    from newsletters.tasks import newsletter_deliver_task
-
-    _send(newsletter_deliver_task, args=[delivery_id], description=f"Email newsletter delivery {delivery_id}")
+    _send(DELIVER_TASK, args=[delivery_id], description=f"Email newsletter delivery {delivery_id}")
 
 
 def newsletter_email_players(*, newsletter: Newsletter) -> list[NewsletterDelivery]:

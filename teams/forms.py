@@ -6,8 +6,9 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 
 from common.text import NameFormField, SingleLineFormField, fold, mixed_script_words, name_key
-from league.ui import StyledSubmit
+from common.ui import StyledSubmit
 from rules.models import Clan, SpecialAbility
+from teams.models import Team
 from teams.services import recruit_check
 
 
@@ -68,10 +69,9 @@ class TeamCreateForm(CrispyMixin, forms.Form):
     league = forms.ModelChoiceField(queryset=None, required=False, help_text="Apply to join a league (optional).")
 
     def __init__(self, *args, **kwargs):
-        from league.models import League
-
         super().__init__(*args, **kwargs)
-        self.fields["league"].queryset = League.objects.all()
+        # The league a team applies to, through the team's own relation (teams does not import league).
+        self.fields["league"].queryset = Team._meta.get_field("league").related_model.objects.all()
         self.fields["clan"].label_from_instance = lambda c: f"{c.name} ({c.element})"
         self._setup_helper()
 

@@ -175,33 +175,6 @@ def team_for_scroll(pk: int) -> Team:
     return Team.objects.select_related("clan", "owner", "league").prefetch_related(roster_prefetch()).get(pk=pk)
 
 
-def team_game_records(team: Team) -> QuerySet:
-    """The team's played matches (newest first) with opponents and All-Stars, fixed query count."""
-    from matches.models import Match, MatchNinja, MatchTeam
-
-    return (
-        MatchTeam.objects.filter(team=team, match__status=Match.Status.CONFIRMED)
-        .select_related("match", "match__challenge")
-        .prefetch_related(
-            Prefetch("match__sides", queryset=MatchTeam.objects.select_related("team").order_by("slot")),
-            Prefetch("ninjas", queryset=MatchNinja.objects.filter(all_star_awards__gt=0), to_attr="all_stars"),
-        )
-        .order_by("-match__date", "-match_id")
-    )
-
-
-def game_record_line(side) -> dict:
-    """One line of the scroll's game records: the opponents and the score with this team first."""
-    others = [s for s in side.match.sides.all() if s.team_id != side.team_id]
-    return {
-        "side": side,
-        "match": side.match,
-        "opponents": [o.team for o in others],
-        "score": "–".join(str(p if p is not None else 0) for p in [side.points, *[o.points for o in others]]),
-        "all_stars": side.all_stars,
-    }
-
-
 def recent_ledger(team: Team, limit: int = 8) -> list[TreasuryEntry]:
     return list(team.ledger.select_related("match").order_by("-id")[:limit])
 

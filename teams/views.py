@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from league.ui import add_service_errors
+from common.ui import add_service_errors
 from rules.engine import recruitment
 from rules.models import Profile
 from teams import selectors, services
@@ -18,9 +18,6 @@ from teams.forms import NinjaRenameForm, RecruitForm, SignUpForm, TeamCreateForm
 from teams.models import Ninja, Team
 from teams.permissions import can_manage_team, can_withdraw_application, require_manage_team
 from teams.throttling import signup_allowed
-
-#: Game records shown on the team scroll before "show all".
-SCROLL_GAMES = 20
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -84,21 +81,12 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
         raise Http404("No such team") from None
     lines = [selectors.ninja_line(n) for n in team.roster]
-    # The latest games on screen (the print stylesheet keeps 12); ?games=all lists every one.
-    records = selectors.team_game_records(team)
-    more_records = False
-    if request.GET.get("games") != "all":
-        records = list(records[: SCROLL_GAMES + 1])
-        more_records = len(records) > SCROLL_GAMES
-        records = records[:SCROLL_GAMES]
     from rules.engine.league import team_rating
 
     context = {
         "team": team,
         "lines": lines,
         "rating": team_rating(selectors.team_snapshot(team)),
-        "records": [selectors.game_record_line(side) for side in records],
-        "more_records": more_records,
         "ledger": selectors.recent_ledger(team),
         "can_manage": can_manage_team(request.user, team),
         "can_withdraw": can_withdraw_application(request.user, team),

@@ -14,6 +14,7 @@ from matches import services, simulation
 from matches.models import DiceRoll, Match, MatchNinja, SimulationRun
 from rules.engine import league as rules_league
 from rules.engine import simulator as engine
+from rules.engine.house_rules import HouseRules
 from rules.engine.records import MatchRecord, TeamRecord
 from rules.models import Challenge
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
@@ -232,7 +233,7 @@ def test_upkeep_policy_pays_while_the_treasury_covers_it():
         )
 
     record = MatchRecord(teams=(TeamRecord(team_id=1, points=3), TeamRecord(team_id=2, points=1)))
-    rules = {"revenue_win": 10, "revenue_draw": 8, "revenue_loss": 6}
+    rules = HouseRules(revenue_win=10, revenue_draw=8, revenue_loss=6)
     decisions = simulation.upkeep_policy(
         sides=[side(1, 0, [5, 6]), side(2, 0, [5, 3], bonus=2)], record=record, rules=rules
     )

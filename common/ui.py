@@ -1,4 +1,5 @@
-"""Small shared pieces of the user interface."""
+"""Small shared pieces of the user interface (forms' buttons, a service's errors on a form), beneath
+every app like the rest of common/."""
 
 from __future__ import annotations
 

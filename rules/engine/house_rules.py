@@ -1,0 +1,75 @@
+"""A season's house rules as one frozen value (the rulebook gives the ninja master total control
+of the league rules; docs/rulings.md, "Leagues").
+
+The league app stores them as model fields (on the League as defaults for its next season, frozen
+on each Season); services and the engine take this value instead of a ``rules["…"]`` dict, so a
+misspelt rule is an error where it is written, not a KeyError at the end of a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from enum import Enum
+from typing import Any
+
+from .league import DEFAULT_DRAW_KOBAN, LOSS_KOBAN, MAX_BONUS_KOBAN, STARTING_KOBAN, WIN_KOBAN
+from .postgame import PostgameRules
+from .standings import DEFAULT_TIE_BREAKERS, TieBreaker
+
+__all__ = ["DiceMode", "HouseRules"]
+
+
+class DiceMode(str, Enum):
+    """Who rolls the league's dice (downtime, advancement)."""
+
+    SERVER = "server"
+    ENTERED = "entered"  # the players enter the faces rolled at the table
+
+
+@dataclass(frozen=True)
+class HouseRules:
+    """Every house rule, with the rulebook's values (and our rulings') as defaults."""
+
+    starting_koban: int = STARTING_KOBAN
+    revenue_win: int = WIN_KOBAN
+    revenue_draw: int = DEFAULT_DRAW_KOBAN
+    revenue_loss: int = LOSS_KOBAN
+    points_win: int = 3
+    points_draw: int = 1
+    points_loss: int = 0
+    tie_breakers: tuple[TieBreaker, ...] = DEFAULT_TIE_BREAKERS
+    results_need_confirmation: bool = True
+    dice_mode: DiceMode = DiceMode.SERVER
+    underdog_bonuses: bool = True
+    max_bonus_koban: int = MAX_BONUS_KOBAN
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> HouseRules:
+        """From stored values (a model's fields): tie-breakers as "a,b,c", the dice mode as its
+        value. Names it does not know raise ``TypeError``; a missing rule takes its default."""
+        values = dict(values)
+        if isinstance(values.get("tie_breakers"), str):
+            values["tie_breakers"] = tuple(
+                TieBreaker(t.strip()) for t in values["tie_breakers"].split(",") if t.strip()
+            )
+        if "dice_mode" in values:
+            values["dice_mode"] = DiceMode(values["dice_mode"])
+        return cls(**values)
+
+    @classmethod
+    def names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    @property
+    def dice_entered(self) -> bool:
+        return self.dice_mode == DiceMode.ENTERED
+
+    def postgame(self) -> PostgameRules:
+        """What the post-game sequence needs of them."""
+        return PostgameRules(
+            revenue_win=self.revenue_win,
+            revenue_draw=self.revenue_draw,
+            revenue_loss=self.revenue_loss,
+            max_bonus_koban=self.max_bonus_koban,
+        )
