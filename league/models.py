@@ -13,6 +13,7 @@ from django.db import models
 from django.urls import reverse
 
 from common.text import MultiLineField, NameField, NameKeyField, NameKeyMixin
+from matches.models import REGULAR_STAGE, playoff_stage
 from outbox.models import RecoverableJob
 from rules.engine import house_rules as engine_house_rules
 from rules.engine import league as rules_league
@@ -192,14 +193,6 @@ class SeasonEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} in {self.season}"
-
-
-REGULAR_STAGE = ""
-
-
-def playoff_stage(round_number: int) -> str:
-    """Match.stage of a playoff round ("playoff-1" is the first round)."""
-    return f"playoff-{round_number}"
 
 
 class ScheduleRun(RecoverableJob):

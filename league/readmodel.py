@@ -21,24 +21,11 @@ from django.db import transaction
 from django.db.models import Count, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
-from league.models import REGULAR_STAGE, Season, SeasonEntry
-from matches.models import Match, MatchTeam
+from league.models import Season, SeasonEntry
+from matches.models import REGULAR_STAGE, Match, MatchTeam, counted_q
 
 WIN, DRAW, LOSS = MatchTeam.Outcome.WIN, MatchTeam.Outcome.DRAW, MatchTeam.Outcome.LOSS
 FIELDS = SeasonEntry.STANDING_FIELDS
-
-
-def counted_matches_q(season: Season | int, prefix: str = "") -> Q:
-    """Matches that count in the league table: the season's confirmed regular-season games, no
-    friendlies. ``prefix`` is the lookup path to the Match (e.g. ``"match__"``)."""
-    return Q(
-        **{
-            f"{prefix}season": season,
-            f"{prefix}status": Match.Status.CONFIRMED,
-            f"{prefix}friendly": False,
-            f"{prefix}stage": REGULAR_STAGE,
-        }
-    )
 
 
 def match_counts(match: Match) -> bool:
@@ -51,7 +38,7 @@ def fresh_standings(season: Season, team_ids: Iterable[int] | None = None) -> di
     entered in the season (or those of ``team_ids``), in three queries. What the stored rows
     must always equal."""
     entries = SeasonEntry.objects.filter(season=season)
-    sides = MatchTeam.objects.filter(counted_matches_q(season, "match__"))
+    sides = MatchTeam.objects.filter(counted_q(season, "match__"))
     if team_ids is not None:
         ids = list(team_ids)
         entries = entries.filter(team_id__in=ids)

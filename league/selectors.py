@@ -11,8 +11,7 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet, Subquery, Value, W
 from django.db.models.functions import Coalesce, Length, RowNumber
 
 from league.models import BracketSlot, Bye, League, Season, SeasonEntry
-from league.readmodel import counted_matches_q
-from matches.models import Match, MatchTeam
+from matches.models import Match, MatchTeam, counted_q, playoff_round
 from rules.engine import standings
 from teams.models import Team
 
@@ -95,7 +94,7 @@ def head_to_head(season: Season, groups: Iterable[frozenset[int]] | None = None)
     only games between two teams of one group are read; None reads the whole season.
     """
     rows = (
-        MatchTeam.objects.filter(counted_matches_q(season, "match__"))
+        MatchTeam.objects.filter(counted_q(season, "match__"))
         .annotate(opponent=F("match__sides__team_id"))
         .exclude(opponent=F("team_id"))
         .order_by()
@@ -171,8 +170,12 @@ class RoundGroup:
     byes: list[Bye] = field(default_factory=list)
 
     @property
+    def playoff_round(self) -> int | None:
+        return playoff_round(self.stage)
+
+    @property
     def title(self) -> str:
-        if self.stage.startswith("playoff-"):
+        if self.is_playoff:
             return f"Playoffs, round {self.round_number}"
         if self.round_number is None:
             return "Arranged games"
@@ -180,7 +183,7 @@ class RoundGroup:
 
     @property
     def is_playoff(self) -> bool:
-        return self.stage.startswith("playoff-")
+        return self.playoff_round is not None
 
 
 def season_matches(season: Season) -> QuerySet:
@@ -204,8 +207,7 @@ def season_rounds(season: Season) -> list[RoundGroup]:
         groups.setdefault(key, RoundGroup(stage=bye.stage, round_number=bye.round_number)).byes.append(bye)
 
     def order(g: RoundGroup):
-        playoff = int(g.stage.split("-")[1]) if g.is_playoff else 0
-        return (g.is_playoff, playoff, g.round_number is None, g.round_number or 0)
+        return (g.is_playoff, g.playoff_round or 0, g.round_number is None, g.round_number or 0)
 
     return sorted(groups.values(), key=order)
 
@@ -213,10 +215,9 @@ def season_rounds(season: Season) -> list[RoundGroup]:
 def _fixture_order(match: Match) -> tuple:
     """The order a team plays its fixtures in: regular season before playoffs (playoff rounds in
     order), then round, then date (undated last), then creation."""
-    playoff = match.stage.startswith("playoff-")
     return (
-        playoff,
-        int(match.stage.split("-")[1]) if playoff else 0,
+        match.playoff_round is not None,
+        match.playoff_round or 0,
         match.round_number or 0,
         match.date is None,
         match.date or 0,

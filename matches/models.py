@@ -13,6 +13,59 @@ from django.urls import reverse
 
 from outbox.models import RecoverableJob
 
+#: Match.stage of the regular season (and of friendlies).
+REGULAR_STAGE = ""
+PLAYOFF_PREFIX = "playoff-"
+
+
+def playoff_stage(round_number: int) -> str:
+    """Match.stage of a playoff round ("playoff-1" is the first round)."""
+    return f"{PLAYOFF_PREFIX}{round_number}"
+
+
+def playoff_round(stage: str | None) -> int | None:
+    """The playoff round of a stage (``playoff_stage``'s inverse); None for any other stage."""
+    if not stage or not stage.startswith(PLAYOFF_PREFIX):
+        return None
+    number = stage.removeprefix(PLAYOFF_PREFIX)
+    return int(number) if number.isdigit() else None
+
+
+def counted_q(season, prefix: str = "") -> models.Q:
+    """Matches that count in the league table: the season's confirmed regular-season games, no
+    friendlies. ``prefix`` is the lookup path to the Match from another model (``"match__"``)."""
+    return models.Q(
+        **{
+            f"{prefix}season": season,
+            f"{prefix}status": Match.Status.CONFIRMED,
+            f"{prefix}friendly": False,
+            f"{prefix}stage": REGULAR_STAGE,
+        }
+    )
+
+
+class MatchQuerySet(models.QuerySet):
+    """The filters the apps share, named once (Gyrinx's custom QuerySets)."""
+
+    def regular(self) -> MatchQuerySet:
+        """The regular season's games that stand (not voided)."""
+        return self.filter(stage=REGULAR_STAGE).exclude(status=Match.Status.VOIDED)
+
+    def playoffs(self) -> MatchQuerySet:
+        return self.filter(stage__startswith=PLAYOFF_PREFIX)
+
+    def counted(self, season) -> MatchQuerySet:
+        """What the league table counts (see :func:`counted_q`)."""
+        return self.filter(counted_q(season))
+
+    def scheduled(self) -> MatchQuerySet:
+        """Still to be played, in play order: stage, round, creation."""
+        return self.filter(status=Match.Status.SCHEDULED).order_by("stage", "round_number", "id")
+
+    def open(self) -> MatchQuerySet:
+        """Still to be played or waiting for confirmation."""
+        return self.filter(status__in=(Match.Status.SCHEDULED, Match.Status.SUBMITTED))
+
 
 class Match(models.Model):
     class Status(models.TextChoices):
@@ -59,6 +112,8 @@ class Match(models.Model):
     void_reason = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = MatchQuerySet.as_manager()
+
     class Meta:
         ordering = ["-date", "-id"]
         verbose_name_plural = "matches"
@@ -79,6 +134,11 @@ class Match(models.Model):
     @property
     def is_played(self) -> bool:
         return self.status == self.Status.CONFIRMED
+
+    @property
+    def playoff_round(self) -> int | None:
+        """The playoff round this game belongs to; None in the regular season."""
+        return playoff_round(self.stage)
 
 
 class MatchTeam(models.Model):

@@ -14,7 +14,7 @@ import random
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
@@ -24,6 +24,7 @@ from django.utils import timezone
 from common import text
 from matches import hooks
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
+from matches.snapshots import RosterRow
 from rules.engine import league as rules_league
 from rules.engine import postgame
 from rules.engine.dice import Element
@@ -33,6 +34,9 @@ from rules.models import Keyword
 from teams import selectors as team_selectors
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
 from teams.services import team_ratings_refresh, treasury_post, treasury_post_many
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def house_rules_for(match: Match) -> HouseRules:
@@ -84,37 +88,37 @@ def match_create(
     return match
 
 
-def roster_snapshot(team: Team) -> list[dict[str, Any]]:
-    """The roster as the match saw it (one dict per active model)."""
-    rows = []
+def roster_snapshot(team: Team) -> list[RosterRow]:
+    """The roster as the match saw it (one row per active model)."""
+    rows: list[RosterRow] = []
     for ninja in team.roster:
         line = team_selectors.ninja_line(ninja)
         profile = ninja.profile
         rows.append(
-            {
-                "id": ninja.pk,
-                "name": ninja.name,
-                "profile": profile.name,
-                "profile_slug": profile.slug,
-                "kind": profile.kind,
-                "koban": profile.koban,
-                "upkeep": profile.upkeep or 0,
-                "is_chunin": profile.kind == "chunin",
-                "is_hero": profile.kind in ("hero", "ronin"),
-                "is_ronin": profile.kind == "ronin",
-                "movement": line.movement,
-                "attack": line.attack,
-                "defense": line.defense,
-                "affinities": line.affinities,
-                "keywords": line.base_keywords + line.gained_keywords,
-                "abilities": line.abilities,
-                "xp": ninja.xp,
-                "level": line.level_name,
-                "advancements": len(line.advancements),
-                "misses_games": ninja.misses_games,
-                "starts_in_healing_house": ninja.starts_in_healing_house,
-                "available": ninja.misses_games == 0,
-            }
+            RosterRow(
+                id=ninja.pk,
+                name=ninja.name,
+                profile=profile.name,
+                profile_slug=profile.slug,
+                kind=profile.kind,
+                koban=profile.koban,
+                upkeep=profile.upkeep or 0,
+                is_chunin=profile.kind == "chunin",
+                is_hero=profile.kind in ("hero", "ronin"),
+                is_ronin=profile.kind == "ronin",
+                movement=line.movement,
+                attack=line.attack,
+                defense=line.defense,
+                affinities=line.affinities,
+                keywords=line.base_keywords + line.gained_keywords,
+                abilities=line.abilities,
+                xp=ninja.xp,
+                level=line.level_name,
+                advancements=len(line.advancements),
+                misses_games=ninja.misses_games,
+                starts_in_healing_house=ninja.starts_in_healing_house,
+                available=ninja.misses_games == 0,
+            )
         )
     return rows
 
@@ -222,7 +226,7 @@ def can_confirm(user, match: Match) -> bool:
 # --- result submission ----------------------------------------------------------------------------
 
 
-def roster_entry(row: Mapping[str, Any]) -> RosterEntry:
+def roster_entry(row: RosterRow) -> RosterEntry:
     """One kick-off roster snapshot row as the rules engine sees it."""
     return RosterEntry(
         ninja_id=row["id"],
@@ -289,7 +293,7 @@ def record_from_json(data: dict) -> MatchRecord:
     )
 
 
-def match_save_draft(*, match: Match, data: dict, actor) -> Match:
+def match_save_draft(*, match: Match, data: dict, actor: User | None) -> Match:
     if not can_enter_result(actor, match):
         raise PermissionDenied("Only a player in this match or the league's master may enter its result.")
     if match.status != Match.Status.SCHEDULED:
@@ -303,7 +307,7 @@ def match_submit_result(
     *,
     match: Match,
     record: MatchRecord,
-    actor,
+    actor: User | None,
     upkeep: Mapping[int, str] | None = None,
     downtime_faces: Mapping[int, str] | None = None,
     simulated: bool = False,
@@ -346,7 +350,7 @@ def match_submit_result(
     return match
 
 
-def match_confirm(*, match: Match, actor) -> Match:
+def match_confirm(*, match: Match, actor: User | None) -> Match:
     """An opponent or the master confirms a submitted result: the post-game sequence runs (once)."""
     with transaction.atomic():
         locked = (
@@ -365,7 +369,7 @@ def match_confirm(*, match: Match, actor) -> Match:
     return match
 
 
-def match_reject(*, match: Match, actor, reason: str = "") -> Match:
+def match_reject(*, match: Match, actor: User | None, reason: str = "") -> Match:
     """Send a submitted result back for correction (the opponent or the master)."""
     reason = text.clean_single_line(reason, field="reason", max_length=200)
     with transaction.atomic():
@@ -386,7 +390,7 @@ def match_reject(*, match: Match, actor, reason: str = "") -> Match:
 # --- the post-game sequence -----------------------------------------------------------------------
 
 
-def _apply_sequence(match: Match, *, actor) -> None:
+def _apply_sequence(match: Match, *, actor: User | None) -> None:
     """Revenue, ronin upkeep, downtime, XP and advancement rolls, in the rulebook's order.
 
     The rules are one pure function (rules.engine.postgame.postgame); this locks what the
@@ -562,7 +566,7 @@ def option_key(option: rules_league.AdvancementOption) -> str:
     return f"affinity:{option.affinity.value if option.affinity else ''}"
 
 
-def advancement_enter_faces(*, roll: AdvancementRoll, faces: Sequence[str], actor) -> AdvancementRoll:
+def advancement_enter_faces(*, roll: AdvancementRoll, faces: Sequence[str], actor: User | None) -> AdvancementRoll:
     """Leagues that roll at the table: the player enters the two faces as rolled (once)."""
     valid = {e.value for e in Element}
     if len(faces) != 2 or any(f not in valid for f in faces):
@@ -584,7 +588,7 @@ def advancement_enter_faces(*, roll: AdvancementRoll, faces: Sequence[str], acto
     return locked
 
 
-def advancement_choose(*, roll: AdvancementRoll, choice: str, actor=None) -> Advancement:
+def advancement_choose(*, roll: AdvancementRoll, choice: str, actor: User | None = None) -> Advancement:
     """Take one option of a pending advancement roll (each chosen advancement is +1 team rating)."""
     with transaction.atomic():
         # The team first (the order the post-game sequence locks in), then the roll.
@@ -648,7 +652,7 @@ def void_refusal(match: Match) -> str | None:
     return None
 
 
-def match_void(*, match: Match, actor, reason: str) -> Match:
+def match_void(*, match: Match, actor: User | None, reason: str) -> Match:
     """Void the most recent result of its teams: every effect reversed by compensating rows."""
     if not is_master_of(actor, match) and not getattr(actor, "is_superuser", False):
         raise PermissionDenied("Only the league's ninja master may void a result.")

@@ -29,7 +29,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -37,6 +37,7 @@ from django.db.models import F, Prefetch
 
 from matches import services
 from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
+from matches.snapshots import RosterRow
 from rules.catalog import catalog_data
 from rules.engine import league as rules_league
 from rules.engine import postgame
@@ -46,6 +47,9 @@ from rules.engine.house_rules import HouseRules
 from rules.engine.records import MatchRecord, SideSnapshot
 from rules.models import Challenge, Keyword
 from teams.models import Advancement, AdvancementRoll, Ninja
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 Progress = Callable[[int, int], None]
 
@@ -102,7 +106,7 @@ def _catalog_profiles() -> dict[str, Mapping[str, Any]]:
     return entries
 
 
-def sim_ninja(row: Mapping[str, Any]) -> engine.SimNinja:
+def sim_ninja(row: RosterRow) -> engine.SimNinja:
     """One kick-off roster snapshot row as the simulator's model (current attributes, gained
     keywords and affinities, chosen abilities, availability)."""
     entry = _catalog_profiles().get(row.get("profile_slug", ""), {})
@@ -319,7 +323,7 @@ def simulate_match(
     *,
     match: Match,
     seed: int | None = None,
-    actor=None,
+    actor: User | None = None,
     policy: str = AUTO,
     job: SimulationJob | None = None,
 ) -> SimulationRun | None:

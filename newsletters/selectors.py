@@ -6,7 +6,7 @@ counted results up to the end of the period are one query of MatchTeam rows, fro
 table, head-to-head, clans' records, season records and charts are all derived in Python.
 
 The league table "as it stood at the end of the period" reuses league.selectors' building blocks
-(``counted_matches_q``, ``TableRow``, ``rank_rows``), restricted to the rounds up to the period's
+(``matches.models.counted_q``, ``TableRow``, ``rank_rows``), restricted to the rounds up to the period's
 round (or the results confirmed before the end of the week). It is computed here rather than by
 a new option on ``league.selectors.league_table``, which belongs to the league app.
 """
@@ -20,9 +20,9 @@ from django.db.models import Case, Count, IntegerField, Max, Prefetch, Q, QueryS
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from league.models import REGULAR_STAGE, League, Season
-from league.selectors import TableRow, counted_matches_q, rank_rows
-from matches.models import DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
+from league.models import League, Season
+from league.selectors import TableRow, rank_rows
+from matches.models import REGULAR_STAGE, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision, counted_q
 from newsletters.models import Newsletter, NewsletterDelivery
 from newsletters.periods import Period
 from rules.engine import league as rules_league
@@ -85,7 +85,7 @@ def round_window(season: Season, round_number: int) -> tuple[dt.datetime, dt.dat
     """The time a round covers, for what happens off the table (hires, releases, treasuries):
     from the last result of the earlier rounds (or the season's opening) to the last result of
     this round (or now, while none is in)."""
-    counted = Match.objects.filter(season=season, stage=REGULAR_STAGE, status=CONFIRMED)
+    counted = Match.objects.counted(season)
     agg = counted.aggregate(
         before=Max("confirmed_at", filter=Q(round_number__lt=round_number)),
         upto=Max("confirmed_at", filter=Q(round_number=round_number)),
@@ -108,9 +108,7 @@ def latest_completed_round(season: Season) -> int | None:
     """The highest regular round whose fixtures are all confirmed (at least one; voided ones
     do not count)."""
     rows = (
-        Match.objects.filter(season=season, stage=REGULAR_STAGE, round_number__isnull=False)
-        .exclude(status=Match.Status.VOIDED)
-        .values_list("round_number", "status")
+        Match.objects.filter(season=season, round_number__isnull=False).regular().values_list("round_number", "status")
     )
     rounds: dict[int, bool] = {}
     for number, status in rows:
@@ -125,7 +123,7 @@ def latest_completed_round(season: Season) -> int | None:
 def season_sides_through(season: Season, period: Period) -> list[MatchTeam]:
     """Every side of the season's counted matches up to the end of the period, one query, in the
     order the games were played (round, then confirmation)."""
-    q = counted_matches_q(season, "match__")
+    q = counted_q(season, "match__")
     if period.is_round and period.season_number == season.number:
         q &= Q(match__round_number__lte=period.round_number)
     elif not period.is_round:

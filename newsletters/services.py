@@ -18,6 +18,7 @@ import logging
 import re
 import uuid
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import cmarkgfm
 import nh3
@@ -40,6 +41,9 @@ from newsletters.periods import Period, last_complete_week
 from newsletters.permissions import require_master
 from outbox import jobs
 from outbox.dispatch import dispatch_now
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 logger = logging.getLogger(__name__)
 
@@ -190,7 +194,7 @@ def _dispatch_build(newsletter_id: int, task_id: str) -> None:
     _send(BUILD_TASK, args=[newsletter_id], task_id=task_id, description=f"Build newsletter {newsletter_id}")
 
 
-def newsletter_request(*, league: League, period: Period, actor=None) -> Newsletter:
+def newsletter_request(*, league: League, period: Period, actor: User | None = None) -> Newsletter:
     """Find or create the league's newsletter for ``period`` and queue a (re)build after commit.
 
     A published newsletter is returned as it is: nothing is queued. ``actor`` None is the
@@ -418,7 +422,7 @@ def newsletters_draft_due(*, now=None) -> list[Newsletter]:
 # --- editing and publishing -------------------------------------------------------------------------
 
 
-def newsletter_update(*, newsletter: Newsletter, title: str, editorial: str, actor) -> Newsletter:
+def newsletter_update(*, newsletter: Newsletter, title: str, editorial: str, actor: User | None) -> Newsletter:
     """The master edits a draft's title and editorial (rendered and sanitized now, before the row
     is locked: the lock is held only to check and write)."""
     require_master(actor, newsletter.league)
@@ -436,7 +440,9 @@ def newsletter_update(*, newsletter: Newsletter, title: str, editorial: str, act
     return locked
 
 
-def newsletter_publish(*, newsletter: Newsletter, actor, base_url: str = "", send_email: bool = True) -> Newsletter:
+def newsletter_publish(
+    *, newsletter: Newsletter, actor: User | None, base_url: str = "", send_email: bool = True
+) -> Newsletter:
     """Publish a built draft: it is frozen from now on. Emails every player (one task each).
 
     The editorial is rendered afresh before the row lock is taken; under the lock, an editorial
@@ -510,7 +516,7 @@ def newsletter_email_players(*, newsletter: Newsletter) -> list[NewsletterDelive
     return deliveries
 
 
-def newsletter_resend_deliveries(*, newsletter: Newsletter, actor) -> list[NewsletterDelivery]:
+def newsletter_resend_deliveries(*, newsletter: Newsletter, actor: User | None) -> list[NewsletterDelivery]:
     """The master sends again every email of a published newsletter not sent yet: failed ones
     (their retries ran out) and waiting ones (e.g. their task was lost). Each is its own task,
     after commit. A delivery being sent right now (its row locked by a worker) is left to that

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -19,6 +20,10 @@ from rules.engine.league import STARTING_KOBAN
 from rules.engine.recruitment import ChosenAbility, RecruitCheck, RecruitTeam
 from rules.models import Profile, SpecialAbility
 from teams.models import Ninja, Team, TreasuryEntry
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 
 # --- the stored team rating ----------------------------------------------------------------------
 
@@ -49,7 +54,9 @@ def team_ratings_refresh(*, team_ids: Iterable[int]) -> dict[int, int]:
 # --- the ledger ----------------------------------------------------------------------------------
 
 
-def treasury_post(*, team: Team, amount: int, reason: str, match=None, note: str = "", actor=None) -> TreasuryEntry:
+def treasury_post(
+    *, team: Team, amount: int, reason: str, match=None, note: str = "", actor: User | None = None
+) -> TreasuryEntry:
     """Post one ledger row. Locks the team row; refuses to take the balance below zero.
 
     Must be called inside a transaction (it opens one if needed).
@@ -57,7 +64,9 @@ def treasury_post(*, team: Team, amount: int, reason: str, match=None, note: str
     return treasury_post_many(posts=[(team, amount, reason, note)], match=match, actor=actor)[0]
 
 
-def treasury_post_many(*, posts: Sequence[tuple[Team, int, str, str]], match=None, actor=None) -> list[TreasuryEntry]:
+def treasury_post_many(
+    *, posts: Sequence[tuple[Team, int, str, str]], match=None, actor: User | None = None
+) -> list[TreasuryEntry]:
     """Post ledger rows ``(team, amount, reason, note)`` in this order, in bulk: every team row is
     locked (in id order), each row's balance follows the one before it, and nothing is written if
     any balance would go below zero. Keeps ``Team.treasury`` (and ``team.treasury`` of the objects
@@ -97,7 +106,7 @@ def treasury_post_many(*, posts: Sequence[tuple[Team, int, str, str]], match=Non
     return entries
 
 
-def treasury_correct(*, team: Team, amount: int, note: str, actor) -> TreasuryEntry:
+def treasury_correct(*, team: Team, amount: int, note: str, actor: User | None) -> TreasuryEntry:
     """A master's correction: a new ledger row, never an edit of history."""
     if amount == 0:
         raise ValidationError("A correction must change the balance.")
@@ -178,7 +187,12 @@ def _ninja_name_taken(team: Team, name: str, *, exclude=None) -> None:
 
 
 def team_recruit(
-    *, team: Team, profile: Profile, name: str = "", chosen_abilities: Iterable[SpecialAbility] = (), actor=None
+    *,
+    team: Team,
+    profile: Profile,
+    name: str = "",
+    chosen_abilities: Iterable[SpecialAbility] = (),
+    actor: User | None = None,
 ) -> Ninja:
     """Recruit one model, paying its koban from the treasury. All or nothing."""
     chosen = list(chosen_abilities)

@@ -22,7 +22,6 @@ from league.services.leagues import RESERVED_SLUGS, league_create, league_update
 from league.services.playoffs import on_match_confirmed, playoffs_advance
 from league.services.schedules import (
     FORMAT_KIND,
-    OPEN_STATUSES,
     PLANNERS,
     Progress,
     schedule_generate,
@@ -61,7 +60,6 @@ __all__ = [
     "fixture_set_challenge",
     # schedules
     "FORMAT_KIND",
-    "OPEN_STATUSES",
     "PLANNERS",
     "Progress",
     "schedule_generate",

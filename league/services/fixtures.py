@@ -9,9 +9,9 @@ from collections.abc import Mapping
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from league.models import REGULAR_STAGE, Season
+from league.models import Season
 from league.services.seasons import mark_running
-from matches.models import DiceRoll, Match, MatchTeam
+from matches.models import REGULAR_STAGE, DiceRoll, Match, MatchTeam
 from rules.engine import league as rules_league
 from rules.models import Challenge
 from teams.models import Team

@@ -4,6 +4,7 @@ changing its rules (they apply from its next season)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -12,6 +13,9 @@ from django.utils.text import slugify
 from common import text
 from league.models import TIE_BREAKER_CHOICES, HouseRules, League
 from rules.engine import league as rules_league
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
 def validate_tie_breakers(value: str) -> str:
@@ -70,7 +74,7 @@ def _league_name_taken(name: str) -> None:
         raise ValidationError({"name": text.same_name_message(name, existing, thing="league")})
 
 
-def league_create(*, master, name: str, description: str = "", **house_rules) -> League:
+def league_create(*, master: User, name: str, description: str = "", **house_rules) -> League:
     """A new league; whoever creates it is its ninja master.
 
     Names are unique by their key (common/text.py): the same name in other letters, cases or

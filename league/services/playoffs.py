@@ -9,10 +9,10 @@ import uuid
 from django.db import transaction
 
 from league import scheduling
-from league.models import BracketSlot, ScheduleRun, Season, playoff_stage
+from league.models import BracketSlot, ScheduleRun, Season
 from league.services.fixtures import fixture_create
 from league.services.schedules import run_done, write_plan
-from matches.models import Match, MatchTeam
+from matches.models import Match, MatchTeam, playoff_stage
 
 
 def _slot_winner(slot: BracketSlot, sides: list[MatchTeam]) -> int | None:
@@ -121,6 +121,6 @@ def on_match_confirmed(match: Match) -> list[Match]:
 
     A safe no-op for anything but a playoff match of a season.
     """
-    if not match.season_id or not (match.stage or "").startswith("playoff-"):
+    if not match.season_id or match.playoff_round is None:
         return []
     return playoffs_advance(season=match.season)

@@ -8,6 +8,7 @@ import secrets
 import uuid
 from collections import Counter
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -15,18 +16,19 @@ from django.db.models import Max
 from django.utils import timezone
 
 from league import scheduling, selectors
-from league.models import REGULAR_STAGE, BracketSlot, Bye, ScheduleRun, Season, SeasonEntry
+from league.models import BracketSlot, Bye, ScheduleRun, Season, SeasonEntry
 from league.services.fixtures import fixture_create
 from league.services.seasons import mark_running
-from matches.models import Match, MatchTeam
+from matches.models import REGULAR_STAGE, Match, MatchTeam
 from outbox import jobs
 from rules.models import Challenge
 from teams.models import Team
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 Progress = Callable[[int, int], None]
 
-#: Fixtures that still count as "to be played" (a submitted result waits for confirmation).
-OPEN_STATUSES = (Match.Status.SCHEDULED, Match.Status.SUBMITTED)
 
 FORMAT_KIND = {
     Season.Format.ROUND_ROBIN: ScheduleRun.Kind.ROUND_ROBIN,
@@ -34,10 +36,6 @@ FORMAT_KIND = {
     Season.Format.RANDOM_WEEKLY: ScheduleRun.Kind.RANDOM_WEEKLY,
     Season.Format.SWISS: ScheduleRun.Kind.SWISS,
 }
-
-
-def _regular_matches(season: Season):
-    return season.matches.filter(stage=REGULAR_STAGE).exclude(status=Match.Status.VOIDED)
 
 
 def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
@@ -51,7 +49,7 @@ def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
             problems.append("This season has no playoffs.")
         if entries < 2:
             problems.append("A playoff needs at least two teams.")
-        if _regular_matches(season).filter(status__in=OPEN_STATUSES).exists():
+        if season.matches.regular().open().exists():
             problems.append("Every regular-season fixture must be played (or voided) before the playoffs.")
         return 1, problems
     if FORMAT_KIND.get(season.format) != kind:
@@ -61,7 +59,7 @@ def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
     if season.schedule_runs.filter(kind=ScheduleRun.Kind.PLAYOFF).exists():
         problems.append("The playoffs have started.")
     if kind == ScheduleRun.Kind.ROUND_ROBIN:
-        if _regular_matches(season).exists():
+        if season.matches.regular().exists():
             problems.append("The season already has fixtures.")
         return 0, problems
     last = season.schedule_runs.filter(kind=kind).aggregate(n=Max("round_number"))["n"] or 0
@@ -70,7 +68,7 @@ def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
         and season.schedule_runs.filter(kind=kind, round_number=last).exclude(status=ScheduleRun.Status.DONE).exists()
     ):
         problems.append(f"Round {last} is still being generated.")
-    if _regular_matches(season).filter(status__in=OPEN_STATUSES).exists():
+    if season.matches.regular().open().exists():
         problems.append(f"Every fixture of round {last} must be played (or voided) first.")
     if kind == ScheduleRun.Kind.SWISS and season.swiss_rounds and last >= season.swiss_rounds:
         problems.append(f"All {season.swiss_rounds} swiss rounds have been paired.")
@@ -83,7 +81,7 @@ def schedule_request(
     kind: str,
     round_number: int | None = None,
     challenge: Challenge | None = None,
-    actor=None,
+    actor: User | None = None,
     seed: int | None = None,
 ) -> ScheduleRun:
     """Record a request to generate fixtures; the caller dispatches the task after commit.
@@ -146,11 +144,9 @@ Planned = tuple[int, int, int, str, BracketSlot | None]
 def _history(season: Season) -> list[frozenset]:
     """Every regular-season meeting (not voided), once per game."""
     sides: dict[int, list[int]] = {}
-    for match_id, team_id in (
-        MatchTeam.objects.filter(match__season=season, match__stage=REGULAR_STAGE)
-        .exclude(match__status=Match.Status.VOIDED)
-        .values_list("match_id", "team_id")
-    ):
+    for match_id, team_id in MatchTeam.objects.filter(
+        match__in=Match.objects.filter(season=season).regular()
+    ).values_list("match_id", "team_id"):
         sides.setdefault(match_id, []).append(team_id)
     return [frozenset(t) for t in sides.values() if len(t) == 2]
 

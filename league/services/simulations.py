@@ -13,20 +13,24 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from league.models import REGULAR_STAGE, ScheduleRun, Season
+from league.models import ScheduleRun, Season
 from league.services.playoffs import playoffs_advance
 from league.services.schedules import FORMAT_KIND, Progress, schedule_generate, schedule_next, schedule_request
 from matches import services
-from matches.models import Match, SimulationJob
+from matches.models import REGULAR_STAGE, Match, SimulationJob
 from matches.simulation import AUTO, POLICIES, derived_seed, simulate_match
 from outbox import jobs
 from teams.permissions import is_league_master
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 OPEN = (SimulationJob.Status.PENDING, SimulationJob.Status.RUNNING)
 
@@ -34,12 +38,7 @@ OPEN = (SimulationJob.Status.PENDING, SimulationJob.Status.RUNNING)
 def next_round(season: Season) -> tuple[str, int | None] | None:
     """The round "simulate this round" plays: the earliest (stage, round) with a scheduled
     fixture (regular season first, then the playoff rounds); None when nothing is scheduled."""
-    first = (
-        season.matches.filter(status=Match.Status.SCHEDULED)
-        .order_by("stage", "round_number", "id")
-        .values("stage", "round_number")
-        .first()
-    )
+    first = season.matches.scheduled().values("stage", "round_number").first()
     return (first["stage"], first["round_number"]) if first else None
 
 
@@ -65,7 +64,7 @@ def _asked_again(job: SimulationJob) -> SimulationJob:
 
 def simulation_request(
     *,
-    actor,
+    actor: User | None,
     scope: str,
     policy: str = AUTO,
     match: Match | None = None,
@@ -179,7 +178,7 @@ class _Runner:
 
 
 def _scheduled(season: Season, **filters):
-    return season.matches.filter(status=Match.Status.SCHEDULED, **filters).order_by("stage", "round_number", "id")
+    return season.matches.scheduled().filter(**filters)
 
 
 def _season_remaining(job: SimulationJob, season: Season) -> int:
@@ -189,7 +188,7 @@ def _season_remaining(job: SimulationJob, season: Season) -> int:
     per_round = n // 2
     remaining = _scheduled(season).count()
     kind = FORMAT_KIND.get(season.format)
-    regular = season.matches.filter(stage=REGULAR_STAGE).exclude(status=Match.Status.VOIDED)
+    regular = season.matches.regular()
     last = season.schedule_runs.filter(kind=kind).aggregate(n=Max("round_number"))["n"] or 0
     if kind == ScheduleRun.Kind.ROUND_ROBIN and not regular.exists():
         remaining += n * (n - 1) // 2 * (2 if season.format == Season.Format.DOUBLE_ROUND_ROBIN else 1)
@@ -232,7 +231,7 @@ def _run_season(job: SimulationJob, runner: _Runner) -> str:
             continue
         if kind is None:
             break  # self-arranged: only the fixtures the players arranged
-        regular_exists = season.matches.filter(stage=REGULAR_STAGE).exclude(status=Match.Status.VOIDED).exists()
+        regular_exists = season.matches.regular().exists()
         if kind == ScheduleRun.Kind.ROUND_ROBIN and regular_exists:
             break
         round_number, problems = schedule_next(season, kind)
