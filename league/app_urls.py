@@ -1,13 +1,14 @@
 from django.urls import path
 
 from league import views
+from outbox import views as outbox_views
 
 app_name = "league"
 
 urlpatterns = [
     path("", views.league_list, name="list"),
     path("new/", views.league_create, name="create"),
-    path("tasks/<str:task_id>/", views.task_status, name="task_status"),
+    path("tasks/<str:task_id>/", outbox_views.task_status, {"kind": "schedule run"}, name="task_status"),
     path("schedule-runs/<int:pk>/", views.schedule_run, name="schedule_run"),
     path("fixtures/<int:pk>/challenge/", views.fixture_challenge, name="fixture_challenge"),
     path("<slug:slug>/", views.league_detail, name="detail"),

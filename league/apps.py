@@ -12,6 +12,7 @@ class LeagueConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from league import pagecache, periodic
+        from league import progress as league_progress
         from league.models import ScheduleRun
         from matches import hooks
         from matches.models import SimulationJob
@@ -59,6 +60,9 @@ class LeagueConfig(AppConfig):
                 task=schedule_task,
                 open=Q(status=ScheduleRun.Status.PENDING),
                 fail=schedule_failed,
+                progress=league_progress.schedule_progress,
+                describe=league_progress.schedule_message,
+                related=("season__league",),
             )
         )
         # A simulation whose worker stopped is resumed by outbox.jobs (beat), idempotently.
@@ -69,6 +73,9 @@ class LeagueConfig(AppConfig):
                 task=simulation_task,
                 open=Q(status__in=[SimulationJob.Status.PENDING, SimulationJob.Status.RUNNING]),
                 fail=simulation_failed,
+                progress=league_progress.simulation_progress,
+                describe=league_progress.simulation_message,
+                related=("league", "season", "season__league", "match"),
             )
         )
         # A confirmed playoff game may complete its round (matches runs the hooks after commit).

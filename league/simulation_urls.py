@@ -7,6 +7,7 @@ views are the league app's (a season's simulation generates its rounds).
 from django.urls import path
 
 from league import simulation_views
+from outbox import views as outbox_views
 
 app_name = "simulation"
 
@@ -15,5 +16,7 @@ urlpatterns = [
     path("simulate/<slug:slug>/<int:number>/round/", simulation_views.simulate_round, name="simulate_round"),
     path("simulate/<slug:slug>/<int:number>/season/", simulation_views.simulate_season, name="simulate_season"),
     path("simulations/<int:pk>/", simulation_views.simulation_job, name="simulation_job"),
-    path("simulations/tasks/<str:task_id>/", simulation_views.simulation_status, name="simulation_status"),
+    path(
+        "simulations/tasks/<str:task_id>/", outbox_views.task_status, {"kind": "simulation"}, name="simulation_status"
+    ),
 ]

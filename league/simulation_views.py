@@ -12,19 +12,20 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league.celery import app as celery_app
 from league.models import Season
+from league.progress import simulation_next_url
 from league.services import simulations as simulation
 from league.simulation_forms import SimulateForm
 from league.tasks import simulation_job_task
 from matches import services
 from matches.models import Match, SimulationJob
-from outbox.dispatch import dispatch_on_commit, task_state
+from outbox import jobs
+from outbox.dispatch import dispatch_on_commit
+from outbox.progress import progress_of
 from teams.permissions import is_league_master
 
 
@@ -111,14 +112,6 @@ def _job(**lookup) -> SimulationJob:
     )
 
 
-def _next_url(job: SimulationJob) -> str:
-    if job.scope == SimulationJob.Scope.MATCH and job.match_id:
-        return job.match.get_absolute_url()
-    if job.season_id:
-        return reverse("league:season_fixtures", kwargs={"slug": job.league.slug, "number": job.season.number})
-    return job.league.get_absolute_url()
-
-
 def simulation_job(request: HttpRequest, pk: int) -> HttpResponse:
     job = _job(pk=pk)
     return render(
@@ -128,42 +121,7 @@ def simulation_job(request: HttpRequest, pk: int) -> HttpResponse:
             "job": job,
             "season": job.season,
             "league": job.league,
-            "next_url": _next_url(job),
+            "next_url": simulation_next_url(job),
+            "progress": progress_of(jobs.kind_of(SimulationJob), job),
         },
-    )
-
-
-def simulation_status(request: HttpRequest, task_id: str) -> JsonResponse:
-    """Progress of a simulation task, polled by the progress bar: the task's PROGRESS meta from the
-    worker (the job row, kept in step after every match, when the result backend has nothing)."""
-    job = _job(task_id=task_id)
-    state, done, total = "PENDING", job.done, job.total
-    if job.status == SimulationJob.Status.DONE:
-        state = "SUCCESS"
-    elif job.status == SimulationJob.Status.FAILED:
-        state = "FAILURE"
-    else:
-        if job.status == SimulationJob.Status.RUNNING:
-            state = "STARTED"
-        if not celery_app.conf.task_always_eager:  # eager runs keep no result: the job row says it all
-            found = task_state(task_id, app=celery_app)  # None when the result backend is unreachable
-            if found is not None and found[0] == "PROGRESS" and isinstance(found[1], dict):
-                state = "PROGRESS"
-                done = max(done, found[1].get("done", 0))
-                total = max(total, found[1].get("total", 0))
-    if job.status == SimulationJob.Status.RUNNING and state == "STARTED" and total:
-        state = "PROGRESS"
-    percent = 100 if state == "SUCCESS" else (min(100, int(100 * done / total)) if total else 0)
-    return JsonResponse(
-        {
-            "task_id": task_id,
-            "state": state,
-            "done": done,
-            "total": total,
-            "percent": percent,
-            "ready": state in ("SUCCESS", "FAILURE"),
-            "error": job.error,
-            "note": job.note,
-            "next_url": _next_url(job),
-        }
     )

@@ -17,7 +17,6 @@ from django.views.decorators.http import require_POST
 
 from common.ui import add_service_errors
 from league import selectors, services
-from league.celery import app as celery_app
 from league.forms import (
     ApplicationDecisionForm,
     ApplyForm,
@@ -41,7 +40,9 @@ from league.permissions import (
 )
 from league.tasks import schedule_generate_task
 from matches.models import Match, MatchTeam
-from outbox.dispatch import DispatchResult, dispatch_on_commit, is_waiting, task_state
+from outbox import jobs
+from outbox.dispatch import DispatchResult, dispatch_on_commit
+from outbox.progress import progress_of
 from teams.models import Team
 
 
@@ -424,50 +425,11 @@ def schedule_generate(request: HttpRequest, slug: str, number: int) -> HttpRespo
 
 def schedule_run(request: HttpRequest, pk: int) -> HttpResponse:
     run = get_object_or_404(ScheduleRun.objects.select_related("season", "season__league"), pk=pk)
-    delayed = run.status == ScheduleRun.Status.PENDING and is_waiting(run.task_id)
+    progress = progress_of(jobs.kind_of(ScheduleRun), run)
     return render(
         request,
         "league/schedule_run.html",
-        {"run": run, "season": run.season, "league": run.season.league, "delayed": delayed},
-    )
-
-
-def task_status(request: HttpRequest, task_id: str) -> JsonResponse:
-    """Progress of a schedule task, polled by the progress bar: the task's state (PROGRESS meta
-    from the worker) and, once finished, the ScheduleRun's outcome."""
-    run = ScheduleRun.objects.filter(task_id=task_id).select_related("season__league").first()
-    if run is None:
-        raise Http404("No such task")
-    state, done, total, error, delayed = "PENDING", run.done, run.total, run.error, False
-    if run.status == ScheduleRun.Status.DONE:
-        state = "SUCCESS"
-    elif run.status == ScheduleRun.Status.FAILED:
-        state = "FAILURE"
-    elif is_waiting(task_id):
-        delayed = True  # the broker was down: the task waits in the outbox
-    elif not celery_app.conf.task_always_eager:  # eager runs keep no result: the run row says it all
-        found = task_state(task_id, app=celery_app)  # None when the result backend is unreachable
-        if found is not None:
-            state, info = found
-            if state == "PROGRESS" and isinstance(info, dict):
-                done, total = info.get("done", 0), info.get("total", 0)
-            elif state in ("SUCCESS", "FAILURE"):
-                state = "STARTED"  # the worker finished; the run row is being committed
-    percent = 100 if state == "SUCCESS" else (int(100 * done / total) if total else 0)
-    return JsonResponse(
-        {
-            "task_id": task_id,
-            "state": state,
-            "done": done,
-            "total": total,
-            "percent": percent,
-            "ready": state in ("SUCCESS", "FAILURE"),
-            "error": error,
-            "delayed": delayed,
-            "next_url": reverse(
-                "league:season_fixtures", kwargs={"slug": run.season.league.slug, "number": run.season.number}
-            ),
-        }
+        {"run": run, "season": run.season, "league": run.season.league, "progress": progress},
     )
 
 

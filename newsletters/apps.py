@@ -9,9 +9,11 @@ class NewslettersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from newsletters import progress as newsletter_progress
         from newsletters import tasks  # noqa: F401  (registers the tasks the services send by name)
         from newsletters.models import Newsletter
         from outbox import jobs
+        from outbox.progress import ROW_WORDS
 
         def build_task():
             from newsletters.tasks import newsletter_build_task
@@ -35,5 +37,10 @@ class NewslettersConfig(AppConfig):
                 ),
                 fail=build_failed,
                 task_id_field="build_task_id",
+                progress=newsletter_progress.build_progress,
+                describe=newsletter_progress.build_message,
+                state_words=ROW_WORDS,
+                related=("league",),
+                may_view=newsletter_progress.may_view,
             )
         )

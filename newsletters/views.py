@@ -18,14 +18,14 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from league.celery import app as celery_app
 from newsletters import selectors, services
 from newsletters.forms import ActionForm, BuildForm, EditorialForm, PublishForm
 from newsletters.models import Newsletter, NewsletterDelivery
 from newsletters.periods import Period
 from newsletters.permissions import can_manage, can_read, require_master
-from outbox.dispatch import is_waiting
-from outbox.dispatch import task_state as read_task_state
+from outbox import jobs
+from outbox.progress import progress_of
+from outbox.views import job_status
 
 
 def _build_form(league, data=None) -> BuildForm:
@@ -90,7 +90,9 @@ def newsletter_detail(request: HttpRequest, league_slug: str, key: str) -> HttpR
         "newsletter": newsletter,
         "league": league,
         "is_master": is_master,
-        "build_delayed": is_master and newsletter.is_building and is_waiting(newsletter.build_task_id),
+        "build": progress_of(jobs.kind_of(Newsletter), newsletter)
+        if is_master and (newsletter.is_building or newsletter.build_status == Newsletter.BuildStatus.FAILED)
+        else None,
         "older": older,
         "newer": newer,
         "deliveries": selectors.delivery_summary(newsletter) if is_master and newsletter.is_published else None,
@@ -226,26 +228,6 @@ def newsletter_deliveries(request: HttpRequest, league_slug: str, key: str) -> H
 
 @login_required
 def newsletter_status(request: HttpRequest, league_slug: str, key: str) -> JsonResponse:
-    """The build's progress, polled by the progress bar: the row's progress (written by the task at
-    each step) and, while it is queued or running on a worker, the task's state."""
+    """The build's progress by the newsletter's address (the master's): the one status view's answer."""
     newsletter = _master_newsletter(request, league_slug, key)
-    state, percent, step = newsletter.build_status, newsletter.build_progress, newsletter.build_step
-    task_state = None
-    if newsletter.is_building and newsletter.build_task_id and not celery_app.conf.task_always_eager:
-        found = read_task_state(newsletter.build_task_id, app=celery_app)  # None when Redis is unreachable
-        task_state, info = found if found is not None else (None, None)
-        if task_state == "PROGRESS" and isinstance(info, dict) and info.get("total"):
-            percent = max(percent, int(100 * info.get("done", 0) / info["total"]))
-            step = info.get("step") or step
-    return JsonResponse(
-        {
-            "state": state,
-            "task_state": task_state,
-            "percent": 100 if state == Newsletter.BuildStatus.DONE else percent,
-            "step": step,
-            "ready": state in (Newsletter.BuildStatus.DONE, Newsletter.BuildStatus.FAILED),
-            "error": newsletter.build_error,
-            "delayed": newsletter.is_building and is_waiting(newsletter.build_task_id),
-            "next_url": newsletter.get_absolute_url(),
-        }
-    )
+    return job_status(request, jobs.kind_of(Newsletter), newsletter)

@@ -26,9 +26,9 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import models, transaction
@@ -36,6 +36,10 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from outbox.dispatch import dispatch_on_commit, is_waiting
+from outbox.progress import CELERY_WORDS
+
+if TYPE_CHECKING:
+    from outbox.progress import Progress, RowProgress
 
 logger = logging.getLogger(__name__)
 
@@ -48,6 +52,13 @@ class JobKind:
     open: Q  # the unfinished rows
     fail: Callable[[int, str], None]  # marks a job failed with a reason
     task_id_field: str = "task_id"
+    # Its progress bar (outbox/progress.py): what the row says, the sentence shown, the JSON's words
+    # for its state, what to select with the row, and who may see it (None: anyone).
+    progress: Callable[[Any], RowProgress] | None = None
+    describe: Callable[[Progress], str] | None = None
+    state_words: Mapping[str, str] = field(default_factory=lambda: CELERY_WORDS)
+    related: tuple[str, ...] = ()
+    may_view: Callable[[Any, Any], bool] | None = None
 
     def task_id(self, job) -> str:
         return getattr(job, self.task_id_field) or ""
@@ -66,6 +77,10 @@ def kinds() -> list[JobKind]:
 
 def kind_of(model: type[models.Model]) -> JobKind:
     return _KINDS[model]
+
+
+def kind_labelled(label: str) -> JobKind:
+    return next(kind for kind in _KINDS.values() if kind.label == label)
 
 
 # --- the worker's side: heartbeats -----------------------------------------------------------------
