@@ -12,18 +12,17 @@ from celery import shared_task
 
 from league import services
 from league.services import simulations
-from outbox.tasks_common import DB_ERRORS, IDEMPOTENT_TASK, MAX_RETRIES, progress_reporter
+from outbox.tasks_common import IDEMPOTENT_TASK, progress_reporter, run_job
 
 
 @shared_task(**IDEMPOTENT_TASK)
 def schedule_generate_task(self, run_id: int) -> dict:
     """Generate the fixtures of ScheduleRun ``run_id``, reporting progress as task state."""
-    try:
-        run = services.schedule_generate(run_id=run_id, progress=progress_reporter(self))
-    except DB_ERRORS as exc:
-        if self.request.retries >= MAX_RETRIES:
-            services.schedule_run_failed(run_id=run_id, error=f"Gave up after {MAX_RETRIES} retries: {exc}")
-        raise
+    run = run_job(
+        self,
+        lambda: services.schedule_generate(run_id=run_id, progress=progress_reporter(self)),
+        fail=lambda error: services.schedule_run_failed(run_id=run_id, error=error),
+    )
     return {"run": run.pk, "status": run.status, "done": run.done, "total": run.total, "error": run.error}
 
 
@@ -33,15 +32,12 @@ def schedule_generate_task(self, run_id: int) -> dict:
 def simulation_job_task(self, job_id: int) -> dict:
     """Run SimulationJob ``job_id`` (one fixture, a round or the rest of a season), reporting
     progress as task state: ``PROGRESS`` with ``{"done": matches played, "total": matches}``."""
-    try:
-        job = simulations.simulation_job_run(job_id=job_id, progress=progress_reporter(self))
-    except DB_ERRORS as exc:
-        if self.request.retries >= MAX_RETRIES:
-            simulations.simulation_job_failed(job_id=job_id, error=f"Gave up after {MAX_RETRIES} retries: {exc}")
-        raise
-    except Exception as exc:  # a bug must not leave the job "running" (it would block new requests)
-        simulations.simulation_job_failed(job_id=job_id, error=f"{type(exc).__name__}: {exc}")
-        raise
+    job = run_job(
+        self,
+        lambda: simulations.simulation_job_run(job_id=job_id, progress=progress_reporter(self)),
+        fail=lambda error: simulations.simulation_job_failed(job_id=job_id, error=error),
+        any_error=True,
+    )
     return {
         "job": job.pk,
         "status": job.status,

@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from django.db import InterfaceError, OperationalError
+
+T = TypeVar("T")
 
 MAX_RETRIES = 3
 DB_ERRORS = (OperationalError, InterfaceError)
@@ -30,3 +33,27 @@ def progress_reporter(task) -> Callable[..., None]:
             task.update_state(state="PROGRESS", meta={"done": done, "total": total, **extra})
 
     return progress
+
+
+def run_job(
+    task,
+    service: Callable[[], T],
+    *,
+    fail: Callable[[str], None],
+    any_error: bool = False,
+    max_retries: int = MAX_RETRIES,
+) -> T:
+    """Run a job's service inside its task. A database error is raised again (the task retries it)
+    and, once the retries are spent, the job is marked failed with ``fail(reason)``; with
+    ``any_error``, any other error marks it failed at once (a bug must not leave a job "running",
+    which would block new requests)."""
+    try:
+        return service()
+    except DB_ERRORS as exc:
+        if task.request.retries >= max_retries:
+            fail(f"Gave up after {max_retries} retries: {exc}")
+        raise
+    except Exception as exc:
+        if any_error:
+            fail(f"{type(exc).__name__}: {exc}")
+        raise
