@@ -139,7 +139,16 @@ if DATABASE_URL:
         # The league table's aggregate is cheap to run but costly to JIT-compile on every request.
         DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c jit=off"
 else:
-    DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}}
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": BASE_DIR / "db.sqlite3",
+            # The test database is a file (not SQLite's in-memory default) so that `pytest --reuse-db`
+            # (pyproject.toml's addopts) keeps it between runs: a run skips the migrations and the
+            # catalog's load. CI creates it afresh (.ci/run: --create-db).
+            "TEST": {"NAME": BASE_DIR / ".test-db.sqlite3"},
+        }
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["OPTIONS"] = {**SQLITE_OPTIONS, **DATABASES["default"].get("OPTIONS", {})}
 

@@ -3,19 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from django.conf import settings
 
+from tests.support import run_tasks_eagerly
 
-@pytest.fixture(autouse=True)
-def celery_eager():
-    """Run tasks in-process unless a test asks for the live worker (which turns this off); put
-    the setting back afterwards, so one live-worker test cannot leave the app talking to a broker."""
-    from league.celery import app
-
-    app.conf.task_always_eager = True
-    app.conf.task_eager_propagates = True
-    yield
-    app.conf.task_always_eager = settings.CELERY_TASK_ALWAYS_EAGER
+#: Tasks run in-process in these tests, unless a test asks for the live worker.
+celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ from league.readmodel import match_standings_refresh
 from matches.models import Match, MatchTeam
 from teams.models import Team
 from tests.factories import LeagueFactory, UserFactory, make_team, recruit
+from tests.support import set_result
 
 CLANS = ["tora", "yamazaru", "kitsune", "ika", "tanchyo", "ijin"]
 
@@ -54,15 +55,9 @@ def generate(season: Season, kind: str, *, seed: int = 42, challenge=None):
 
 
 def play(match: Match, home_points: int, away_points: int, *, status: str = Match.Status.CONFIRMED) -> Match:
-    """Record a result directly: points and outcomes on both sides, the match confirmed."""
-    home, away = match.sides.order_by("slot")
-    for side, mine, theirs in ((home, home_points, away_points), (away, away_points, home_points)):
-        side.points = mine
-        side.outcome = "win" if mine > theirs else "loss" if mine < theirs else "draw"
-        side.save(update_fields=["points", "outcome"])
-    match.status = status
-    match.save(update_fields=["status"])
-    # Written around the services: bring the stored standings in step, as they would have.
+    """Record a result directly (tests.support.set_result: the matches app owns result entry; these
+    tests only need confirmed outcomes), and bring the stored standings in step, as the services would."""
+    set_result(match, home_points, away_points, status=status)
     match_standings_refresh(match)
     return match
 

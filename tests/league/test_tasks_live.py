@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from django.urls import reverse
 
@@ -12,18 +10,9 @@ from league.models import ScheduleRun
 from league.tasks import schedule_generate_task
 from matches.models import Match
 from tests.league.helpers import make_season
+from tests.support import wait_for_status
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.usefixtures("catalog")]
-
-
-def wait_for(client, status_url: str, timeout: float = 60) -> dict:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = client.get(status_url).json()
-        if status["ready"]:
-            return status
-        time.sleep(0.2)
-    raise AssertionError(f"task not finished: {status}")
 
 
 def test_worker_generates_a_schedule_and_running_the_task_twice_leaves_one(celery_worker_live, client):
@@ -39,7 +28,7 @@ def test_worker_generates_a_schedule_and_running_the_task_twice_leaves_one(celer
     )
     run = ScheduleRun.objects.get(season=season)
     assert response["Location"] == run.get_absolute_url()
-    status = wait_for(client, reverse("league:task_status", kwargs={"task_id": run.task_id}))
+    status, _ = wait_for_status(client, reverse("league:task_status", kwargs={"task_id": run.task_id}))
     assert status["state"] == "SUCCESS" and status["total"] == 28
     assert Match.objects.filter(season=season).count() == 28
     # the task itself, run again twice by the worker (a redelivery): one schedule

@@ -17,45 +17,12 @@ from dataclasses import dataclass, field
 
 from league import services as league_services
 from league.models import League, Season
-from matches import services as match_services
 from matches.models import Match
-from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
-from rules.models import Challenge
 from teams.models import Team
 from teams.selectors import team_rating
+from tests import support
 from tests.factories import LeagueFactory, UserFactory, make_legal_team, make_team, recruit
-
-
-def record_for(
-    match: Match,
-    points: dict[int, int],
-    *,
-    feats: dict[int, dict] | None = None,
-    stars: dict[int, list[int]] | None = None,
-    healing: tuple[int, ...] = (),
-) -> MatchRecord:
-    """A valid record: every available model played; All-Stars are `stars[team_id]` or the first
-    models of the roster (one plus the underdog's extra awards)."""
-    feats = feats or {}
-    stars = stars or {}
-    match.refresh_from_db()
-    teams = []
-    for side in match.sides.order_by("slot"):
-        roster = [r for r in side.roster_snapshot if r["available"]]
-        wanted = 1 + side.extra_all_stars
-        chosen = list(stars.get(side.team_id, []))
-        chosen += [r["id"] for r in roster if r["id"] not in chosen][: max(0, wanted - len(chosen))]
-        ninjas = tuple(
-            NinjaRecord(
-                ninja_id=r["id"],
-                all_star_awards=1 if r["id"] in chosen[:wanted] else 0,
-                in_healing_house=r["id"] in healing,
-                **feats.get(r["id"], {}),
-            )
-            for r in roster
-        )
-        teams.append(TeamRecord(team_id=side.team_id, points=points[side.team_id], ninjas=ninjas))
-    return MatchRecord(teams=tuple(teams))
+from tests.support import play_through_services, record_for  # noqa: F401  (record_for: the tests import it from here)
 
 
 def play(
@@ -71,24 +38,21 @@ def play(
     **record_kw,
 ) -> Match:
     """Create, kick off and confirm a match through matches.services (the master enters it)."""
-    match = match_services.match_create(
-        teams=[home, away],
-        challenge=Challenge.objects.get(slug=challenge),
+    return play_through_services(
+        home=home,
+        away=away,
+        home_points=home_points,
+        away_points=away_points,
+        actor=league.master,
         season=season,
         round_number=round_number,
+        challenge=challenge,
+        **record_kw,
     )
-    match_services.match_kick_off(match=match)
-    record = record_for(match, {home.pk: home_points, away.pk: away_points}, **record_kw)
-    match_services.match_submit_result(match=match, record=record, actor=league.master)
-    match.refresh_from_db()
-    assert match.status == Match.Status.CONFIRMED
-    return match
 
 
 def join(league: League, team: Team) -> Team:
-    league_services.application_accept(team=team)
-    team.refresh_from_db()
-    return team
+    return support.join(team)
 
 
 @dataclass

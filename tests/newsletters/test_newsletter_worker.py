@@ -3,8 +3,6 @@ and Redis is missing): building twice leaves one newsletter for the period."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from celery.result import AsyncResult
 
@@ -12,16 +10,7 @@ from newsletters import services
 from newsletters.models import Newsletter
 from newsletters.periods import Period
 from tests.newsletters.helpers import seed_league
-
-
-def wait_for(predicate, timeout: float = 30.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError("timed out waiting for the worker")
+from tests.support import wait_for
 
 
 @pytest.mark.celery_worker

@@ -2,8 +2,6 @@
 when the broker is back. Uses a throwaway redis-server of its own so stopping it harms nothing."""
 
 import shutil
-import socket
-import subprocess
 import time
 
 import pytest
@@ -12,53 +10,7 @@ from outbox.dispatch import dispatch_now, pending_count, redispatch_pending
 from outbox.models import OutboxTask
 from rules.tasks import catalog_summary_task
 from tests.conftest import need
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Redis:
-    def __init__(self):
-        self.port = _free_port()
-        self.proc = None
-
-    def start(self):
-        self.proc = subprocess.Popen(
-            [
-                shutil.which("redis-server"),
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        for _ in range(50):
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("redis-server did not start")
-
-    def stop(self):
-        if self.proc:
-            self.proc.terminate()
-            self.proc.wait(timeout=10)
-            self.proc = None
-
-    def queue_length(self) -> int:
-        import redis
-
-        return redis.Redis(port=self.port).llen("celery")
+from tests.support import RedisServer
 
 
 def reset_pool(app):
@@ -70,7 +22,7 @@ def reset_pool(app):
 @pytest.fixture
 def own_redis():
     need(shutil.which("redis-server") is not None, "redis-server")
-    server = Redis()
+    server = RedisServer()
     server.start()
     from league.celery import app
 

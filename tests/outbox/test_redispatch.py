@@ -18,7 +18,7 @@ from django_celery_beat.models import PeriodicTask
 from league.periodic import PERIODIC_TASKS
 from outbox.dispatch import redispatch_pending
 from outbox.models import OutboxTask
-from tests.trust.redis_server import RedisServer, celery_on
+from tests.support import redis_of_our_own
 from tests.trust.workers import ROOT, database_url
 
 #: One task of every app that dispatches through the outbox (ids need not exist: only sent here).
@@ -33,18 +33,8 @@ EVERY_APPS_TASKS = [
 
 @pytest.fixture
 def own_redis():
-    import shutil
-
-    from tests.conftest import need
-
-    need(shutil.which("redis-server") is not None, "redis-server")
-    server = RedisServer()
-    server.start()
-    try:
-        with celery_on(server):
-            yield server
-    finally:
-        server.stop()
+    with redis_of_our_own() as server:
+        yield server
 
 
 def test_the_command_sends_every_apps_tasks_from_a_fresh_process(postgres_tx, own_redis):

@@ -19,24 +19,12 @@ from rules.engine.league import xp_level
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
 from tests.conftest import need
 from tests.factories import LeagueFactory, UserFactory, make_legal_team
+from tests.support import wait_for_status
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.usefixtures("catalog")]
 
 CLANS = ["tora", "yamazaru", "kitsune", "ika", "tanchyo", "ijin"]
 TEAMS = 16
-
-
-def wait_for(client, url: str, timeout: float) -> tuple[dict, list[int]]:
-    deadline = time.monotonic() + timeout
-    seen: list[int] = []
-    status: dict = {}
-    while time.monotonic() < deadline:
-        status = client.get(url).json()
-        seen.append(status["done"])
-        if status["ready"]:
-            return status, seen
-        time.sleep(0.5)
-    raise AssertionError(f"season not simulated in {timeout} s: {status}")
 
 
 def test_a_full_double_round_robin_season_through_the_worker(celery_worker_live, client):
@@ -55,7 +43,9 @@ def test_a_full_double_round_robin_season_through_the_worker(celery_worker_live,
     response = client.post(reverse("simulation:simulate_season", kwargs=kw), {"policy": "auto"})
     job = SimulationJob.objects.get(season=season)
     assert response["Location"] == job.get_absolute_url()
-    status, seen = wait_for(client, reverse("simulation:simulation_status", kwargs={"task_id": job.task_id}), 170)
+    status, seen = wait_for_status(
+        client, reverse("simulation:simulation_status", kwargs={"task_id": job.task_id}), timeout=170, interval=0.5
+    )
     elapsed = time.monotonic() - started
     print(f"\n240 matches simulated through the worker in {elapsed:.1f} s ({240 / elapsed:.1f} matches/s)")
     assert status["state"] == "SUCCESS", status

@@ -1,7 +1,7 @@
 """Two concurrent POSTs on a file-based SQLite database, as the default set-up runs them.
 
 Run by tests/trust/test_sqlite_concurrency.py in a process of its own, with DATABASE_URL naming a
-fresh SQLite file (the test suite's own database is in memory, or PostgreSQL in CI):
+fresh SQLite file (not the test suite's own database, shared by the whole run, or PostgreSQL in CI):
 
     python tests/trust/sqlite_two_clicks.py   (prints one JSON line: what each request answered)
 
@@ -49,7 +49,7 @@ def main() -> dict:
     from teams import services as team_services
     from teams.models import Ninja
     from tests.factories import LeagueFactory, UserFactory, make_legal_team
-    from tests.trust.world import record_for
+    from tests.support import record_for
 
     master = UserFactory(username="sqlite-master")
     league = LeagueFactory(name="SQLite League", slug="sqlite", master=master)

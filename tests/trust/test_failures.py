@@ -13,7 +13,6 @@ dropped mid-request.
 from __future__ import annotations
 
 import json
-import shutil
 import time
 
 import pytest
@@ -29,10 +28,9 @@ from outbox.dispatch import pending_count, redispatch_pending
 from outbox.models import OutboxTask
 from rules.models import Profile
 from teams.models import Ninja, Team, TreasuryEntry
-from tests.conftest import need
 from tests.league.helpers import make_season
+from tests.support import redis_of_our_own
 from tests.trust.matrix import ANY, READ_ONLY, RULES, client_for, request
-from tests.trust.redis_server import RedisServer, celery_on
 from tests.trust.workers import Worker, wait_until
 from tests.trust.world import World, seed_world
 
@@ -44,14 +42,8 @@ pytestmark = pytest.mark.usefixtures("catalog")
 
 @pytest.fixture
 def own_redis():
-    need(shutil.which("redis-server") is not None, "redis-server")
-    server = RedisServer()
-    server.start()
-    try:
-        with celery_on(server):
-            yield server
-    finally:
-        server.stop()
+    with redis_of_our_own() as server:
+        yield server
 
 
 @pytest.fixture
@@ -192,7 +184,7 @@ def live_broker(postgres_tx, redis_url):
     import redis
 
     from league.celery import app
-    from tests.trust.redis_server import reset_celery_connections
+    from tests.support import reset_celery_connections
 
     client = redis.Redis.from_url(redis_url)
     client.delete("celery", "unacked", "unacked_index", "unacked_mutex")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import time
 
 import pytest
@@ -28,10 +27,9 @@ from league.services import simulations as simulation
 from league.tasks import schedule_generate_task, simulation_job_task
 from matches.models import Match, SimulationJob, SimulationRun
 from outbox.models import OutboxTask
-from tests.conftest import need
 from tests.factories import LeagueFactory, UserFactory, make_legal_team
 from tests.league.helpers import make_season
-from tests.trust.redis_server import RedisServer, celery_on
+from tests.support import redis_of_our_own
 from tests.trust.workers import Beat, Worker, wait_until
 
 pytestmark = [pytest.mark.usefixtures("catalog"), pytest.mark.celery_worker]
@@ -50,14 +48,8 @@ HOUR = 3600
 
 @pytest.fixture
 def own_redis(postgres_tx):
-    need(shutil.which("redis-server") is not None, "redis-server")
-    server = RedisServer()
-    server.start()
-    try:
-        with celery_on(server):
-            yield server
-    finally:
-        server.stop()
+    with redis_of_our_own() as server:
+        yield server
 
 
 @pytest.fixture

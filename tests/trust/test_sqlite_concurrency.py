@@ -3,7 +3,7 @@
 On the default SQLite, two concurrent POSTs (a recruit and a confirmation) gave "database is
 locked" 500s. The default set-up now runs SQLite in WAL mode with a busy timeout and immediate
 transactions: the second request waits for the first instead of failing. Run on a SQLite file in a
-process of its own (tests/trust/sqlite_two_clicks.py), since the suite's database is in memory
+process of its own (tests/trust/sqlite_two_clicks.py), since the suite's own database is shared by the whole run
 (or PostgreSQL in CI).
 """
 

@@ -38,10 +38,10 @@ from league import services as league_services
 from league.models import League, ScheduleRun, Season
 from matches import services as match_services
 from matches.models import Match
-from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
 from rules.models import Challenge, Clan
 from teams.models import AdvancementRoll, Ninja, Team
 from tests.factories import LeagueFactory, UserFactory, make_legal_team, make_team, recruit
+from tests.support import join, record_for
 
 ROLES = ("anonymous", "player", "other_player", "master", "other_master", "staff")
 
@@ -71,24 +71,6 @@ class World:
         return None if role == "anonymous" else self.users[role]
 
 
-def record_for(match: Match, points: tuple[int, int]) -> MatchRecord:
-    """Every available model played; the first model of each side is the Ninja All-Star."""
-    match.refresh_from_db()
-    teams = []
-    for side, pts in zip(match.sides.order_by("slot"), points, strict=True):
-        roster = [r for r in side.roster_snapshot if r["available"]]
-        stars = {r["id"] for r in roster[: 1 + side.extra_all_stars]}
-        ninjas = tuple(NinjaRecord(ninja_id=r["id"], all_star_awards=1 if r["id"] in stars else 0) for r in roster)
-        teams.append(TeamRecord(team_id=side.team_id, points=pts, ninjas=ninjas))
-    return MatchRecord(teams=tuple(teams))
-
-
-def _join(team: Team) -> Team:
-    league_services.application_accept(team=team)
-    team.refresh_from_db()
-    return team
-
-
 def seed_world() -> World:
     users = {
         "player": UserFactory(username="trust-player"),
@@ -108,10 +90,10 @@ def seed_world() -> World:
     other_season = league_services.season_create(
         league=other_league, name="Mist 1", format=Season.Format.ROUND_ROBIN, swiss_rounds=None, playoff_teams=0
     )
-    team_a = _join(make_legal_team("tora", owner=users["player"], name="Tigers", league=league))
-    team_b = _join(make_legal_team("ika", owner=users["other_player"], name="Squids", league=league))
-    team_c = _join(make_legal_team("kitsune", owner=stranger, name="Foxes", league=other_league))
-    _join(make_team("ijin", owner=stranger2, name="Apes", league=other_league))
+    team_a = join(make_legal_team("tora", owner=users["player"], name="Tigers", league=league))
+    team_b = join(make_legal_team("ika", owner=users["other_player"], name="Squids", league=league))
+    team_c = join(make_legal_team("kitsune", owner=stranger, name="Foxes", league=other_league))
+    join(make_team("ijin", owner=stranger2, name="Apes", league=other_league))
     free_team = make_team("yamazaru", owner=users["player"], name="Free Agents")
     brawl = Challenge.objects.get(slug="brawl")
 
@@ -175,7 +157,7 @@ def _seed_team_states(world: World) -> None:
     )
     dusk = LeagueFactory(name="Dusk League", slug="dusk", master=world.users["master"])
     dusk_season = league_services.season_create(league=dusk, name="Dusk 1", format=Season.Format.SELF_ARRANGED)
-    states["finished"] = _join(make_team("kitsune", owner=owner, name="Owls", league=dusk))
+    states["finished"] = join(make_team("kitsune", owner=owner, name="Owls", league=dusk))
     league_services.season_finish(season=dusk_season)
     states["entered"] = world.team_b
     ninjas = {}
