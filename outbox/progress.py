@@ -13,14 +13,11 @@ task reports while it runs (its ``PROGRESS`` state meta in the result backend) a
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from outbox.dispatch import is_waiting, task_state
-
-if TYPE_CHECKING:
-    from outbox.jobs import JobKind
 
 PENDING, RUNNING, DONE, FAILED = "pending", "running", "done", "failed"
 #: The JSON's ``state`` in Celery's words (the schedule and simulation pages' since their first day).
@@ -29,6 +26,16 @@ CELERY_WORDS: Mapping[str, str] = {PENDING: "PENDING", RUNNING: "PROGRESS", DONE
 ROW_WORDS: Mapping[str, str] = {p: p for p in (PENDING, RUNNING, DONE, FAILED)}
 
 DELAYED = "Waiting for the task runner: it cannot be reached just now."
+
+
+class JobKind(Protocol):
+    """What this module needs of a kind of job (outbox.jobs.JobKind has it)."""
+
+    progress: Callable[[Any], RowProgress] | None
+    describe: Callable[[Progress], str] | None
+    state_words: Mapping[str, str]
+
+    def task_id(self, job: Any) -> str: ...
 
 
 @dataclass(frozen=True)
