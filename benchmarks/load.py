@@ -39,16 +39,26 @@ def tool_name(prefer: str = "auto") -> str:
     return "python"
 
 
-def measure(url: str, *, seconds: float, connections: int, tool: str, max_requests: int = 200_000) -> LoadResult:
+def measure(
+    url: str,
+    *,
+    seconds: float,
+    connections: int,
+    tool: str,
+    max_requests: int = 200_000,
+    headers: dict[str, str] | None = None,
+) -> LoadResult:
+    """Requests per second of ``url`` (``headers``, e.g. a session cookie, sent with each)."""
     if tool == "wrk":
-        return _wrk(url, seconds=seconds, connections=connections)
-    return _python(url, seconds=seconds, connections=connections, max_requests=max_requests)
+        return _wrk(url, seconds=seconds, connections=connections, headers=headers or {})
+    return _python(url, seconds=seconds, connections=connections, max_requests=max_requests, headers=headers or {})
 
 
-def _wrk(url: str, *, seconds: float, connections: int) -> LoadResult:
+def _wrk(url: str, *, seconds: float, connections: int, headers: dict[str, str]) -> LoadResult:
     threads = max(1, min(2, connections))
+    extra = [arg for name, value in headers.items() for arg in ("-H", f"{name}: {value}")]
     out = subprocess.run(
-        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--timeout", "10s", url],
+        ["wrk", f"-t{threads}", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--timeout", "10s", *extra, url],
         capture_output=True,
         text=True,
         timeout=seconds + 30,
@@ -65,7 +75,7 @@ def _wrk(url: str, *, seconds: float, connections: int) -> LoadResult:
     return LoadResult(url=url, tool="wrk", seconds=elapsed, ok=total - non2xx, errors=non2xx + timeouts)
 
 
-def _python(url: str, *, seconds: float, connections: int, max_requests: int) -> LoadResult:
+def _python(url: str, *, seconds: float, connections: int, max_requests: int, headers: dict[str, str]) -> LoadResult:
     parts = urlsplit(url)
     path = parts.path + (f"?{parts.query}" if parts.query else "")
     lock = threading.Lock()
@@ -82,7 +92,7 @@ def _python(url: str, *, seconds: float, connections: int, max_requests: int) ->
             try:
                 if conn is None:
                     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
-                conn.request("GET", path, headers={"Host": parts.netloc})
+                conn.request("GET", path, headers={"Host": parts.netloc, **headers})
                 resp = conn.getresponse()
                 resp.read()
                 good = 200 <= resp.status < 300

@@ -13,8 +13,11 @@ Everything a page reads is made by the project's own code, except where noted:
   koban ledger (a TreasuryEntry per side, balances kept in step) and one MatchNinja line per model
   (injuries, All-Star). They do not run downtime, XP or advancement rolls.
 
-League tables and team ratings are never stored by the seed: the pages compute them with the real
-selectors from these rows.
+The stored read model (each season entry's standing, each team's rating) is kept in step by the
+services for everything they write; after the bulk insert the season's standings are rebuilt by
+``league.readmodel.standings_refresh``, as ``manage.py rebuild_read_model`` does. With
+``advancements`` set, that share of the advancement rolls earned is taken through
+``matches.services.advancement_choose`` (the first option), so rosters carry advancements.
 """
 
 from __future__ import annotations
@@ -74,7 +77,9 @@ def _user(username: str):
     return user
 
 
-def seed_league(*, name: str, teams: int, played: int, services_matches: int, seed: int) -> Seeded:
+def seed_league(
+    *, name: str, teams: int, played: int, services_matches: int, seed: int, advancements: float = 0.0
+) -> Seeded:
     """A round robin league of ``teams`` teams with ``played`` results in round order (the last
     ``services_matches`` of them through the full result path, the earlier ones in bulk)."""
     from league import services as league_services
@@ -123,6 +128,8 @@ def seed_league(*, name: str, teams: int, played: int, services_matches: int, se
     t2 = time.perf_counter()
     for match in by_services:
         _play_with_services(match, master=master, rng=rng, challenges=challenges)
+    if advancements:
+        _choose_advancements(season, share=advancements, rng=rng)
     t3 = time.perf_counter()
     return Seeded(
         league=league,
@@ -167,6 +174,25 @@ def _play_with_services(match, *, master, rng: random.Random, challenges) -> Non
     match = match_services.match_kick_off(match=match)
     match_services.match_submit_result(match=match, record=_record(match, rng), actor=master)
     # Ronin upkeep may release models; advancement rolls stay pending (players choose them).
+
+
+def _choose_advancements(season, *, share: float, rng: random.Random) -> int:
+    """Take ``share`` of the season's pending advancement rolls through the service."""
+    from matches import services as match_services
+    from teams.models import AdvancementRoll
+
+    rolls = list(
+        AdvancementRoll.objects.filter(match__season=season, status=AdvancementRoll.Status.PENDING)
+        .exclude(faces=[])
+        .order_by("id")
+    )
+    taken = 0
+    for roll in rng.sample(rolls, round(len(rolls) * share)):
+        options = match_services.advancement_options_for(roll)
+        if options:
+            match_services.advancement_choose(roll=roll, choice=match_services.option_key(options[0]))
+            taken += 1
+    return taken
 
 
 def _play_in_bulk(matches, *, master, rng: random.Random, challenges) -> None:
@@ -289,6 +315,10 @@ def _play_in_bulk(matches, *, master, rng: random.Random, challenges) -> None:
         TreasuryEntry.objects.bulk_create(ledger_out, batch_size=2000)
         for team_id, value in balance.items():
             Team.objects.filter(pk=team_id).update(treasury=value)
+        # Written around the services: bring the stored standings in step, as the rebuild does.
+        from league.readmodel import standings_refresh
+
+        standings_refresh(season=season)
 
 
 def seed_newsletter(league, season) -> object | None:

@@ -20,6 +20,8 @@ Sixteen teams (the six demo clans' legal starting rosters, in turn) play a doubl
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import random
 import sys
@@ -54,6 +56,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--db-name", default="moonlight_bench_sim")
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database afterwards")
+    parser.add_argument(
+        "--max-roster-matches", type=int, default=120, help="engine-only matches between allowance-maximum rosters"
+    )
+    parser.add_argument("--json", help="also write the figures to this file (benchmarks/run_all.py)")
     args = parser.parse_args()
 
     base = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
@@ -79,6 +85,7 @@ def _run(args) -> None:
 
     django.setup()
     from django.contrib.auth import get_user_model
+    from django.core.exceptions import ValidationError
     from django.core.management import call_command
     from django.db import connection
 
@@ -94,6 +101,7 @@ def _run(args) -> None:
     from rules.engine import simulator as engine
     from rules.models import Clan, Profile
     from teams import services as team_services
+    from teams.models import Team
 
     t0 = time.perf_counter()
     call_command("migrate", verbosity=0)
@@ -158,6 +166,58 @@ def _run(args) -> None:
     )
     leaders = league_table(season)[:3]
     print("leaders: " + ", ".join(f"{r.team.name} {r.points} pts ({r.won}-{r.drawn}-{r.lost})" for r in leaders))
+
+    # Engine only, rosters at the allowance maximum: every profile of the clan as many times as
+    # its allowance lets (heroes once), paid for with a koban correction so recruitment's checks
+    # still run. One team per demo clan, each against the next, the challenges in turn.
+    from matches.models import MatchTeam
+    from rules.models import Challenge
+    from teams.selectors import teams_with_ratings
+
+    big = []
+    for i, (_, _, clan_slug, _) in enumerate(DEMO_TEAMS):
+        clan = Clan.objects.get(slug=clan_slug)
+        owner = User.objects.create(username=f"bench-max-{i}")
+        team = team_services.team_create(owner=owner, name=f"Full {clan.name}", clan=clan)
+        team_services.treasury_post(team=team, amount=10_000, reason="correction", note="benchmark: full roster")
+        for profile in Profile.objects.filter(clan=clan).prefetch_related("abilities").order_by("order"):
+            chosen = list(profile.abilities.all()[: profile.choose_abilities])
+            for _ in range(profile.allowance_max or 1):
+                with contextlib.suppress(ValidationError):  # a hero's second copy, say
+                    team_services.team_recruit(team=team, profile=profile, chosen_abilities=chosen)
+        big.append(team.pk)
+    full = list(teams_with_ratings(Team.objects.filter(pk__in=big).order_by("pk")))
+    models = [len(t.roster) for t in full]
+    challenges = [simulation.sim_challenge(c) for c in Challenge.objects.prefetch_related("xp_awards").order_by("id")]
+    pairs = []
+    for i in range(args.max_roster_matches):
+        home, away = full[i % len(full)], full[(i + 1) % len(full)]
+        sides = [
+            MatchTeam(team=t, slot=k + 1, roster_snapshot=match_services.roster_snapshot(t))
+            for k, t in enumerate((home, away))
+        ]
+        pairs.append((simulation.sim_teams(sides), challenges[i % len(challenges)]))
+    start = time.perf_counter()
+    for i, (teams, challenge) in enumerate(pairs):
+        engine.simulate_match(teams, challenge, rng=random.Random(f"{args.seed}:max:{i}"))
+    max_time = time.perf_counter() - start
+    print(
+        f"engine only, allowance-maximum rosters ({min(models)}-{max(models)} models a team): "
+        f"{len(pairs) / max_time:6.1f} matches/s ({1000 * max_time / len(pairs):.1f} ms a match)"
+    )
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(
+                {
+                    "matches": n,
+                    "engine_per_s": n / engine_time,
+                    "persisted_per_s": job.done / full_time,
+                    "queries_per_match": queries[0] / job.done,
+                    "engine_max_roster_per_s": len(pairs) / max_time,
+                    "max_roster_models": [min(models), max(models)],
+                }
+            )
+        )
 
 
 if __name__ == "__main__":

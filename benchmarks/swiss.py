@@ -18,6 +18,7 @@ total weight, so the figures compare equal work.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -77,7 +78,9 @@ def main() -> None:
     parser.add_argument("--baseline-rounds", default="1-7", help='e.g. "1-7", "1,2,6" or "none"')
     parser.add_argument("--baseline-repeats", type=int, default=1)
     parser.add_argument("--seed", type=int, default=2024)
+    parser.add_argument("--json", help="also write each round's figures to this file (benchmarks/run_all.py)")
     args = parser.parse_args()
+    rounds_out = []
 
     rng = random.Random(args.seed)
     teams = list(range(1, args.teams + 1))
@@ -116,6 +119,7 @@ def main() -> None:
             f"{number:>5} {groups:>6} {cross:>5} {rnd.rematches:>7} {median:>10.3f} {spread:>13} {base:>10} {speedup:>6}",
             flush=True,
         )
+        rounds_out.append({"round": number, "median_s": median, "max_s": max(times), "groups": groups})
         if rnd.bye is not None:
             byes.add(rnd.bye)
             scores[rnd.bye] += 3
@@ -130,6 +134,8 @@ def main() -> None:
                 scores[p.home] += 1
                 scores[p.away] += 1
     print(f"slowest current pairing of any round: {worst:.3f} s (goal: under 2 s)")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"teams": args.teams, "rounds": rounds_out, "worst_s": worst}))
 
 
 if __name__ == "__main__":

@@ -66,6 +66,11 @@ class Newsletter(RecoverableJob):
     )
     editorial_html = models.TextField(blank=True, help_text="The editorial rendered and sanitized when saved")
     sections = models.JSONField(default=dict, blank=True, help_text="Generated facts, as built")
+    period_label = models.CharField(
+        max_length=150,
+        blank=True,
+        help_text="The period's label as built (sections' period label, kept here so pages need not read the JSON)",
+    )
     content_html = models.TextField(blank=True, help_text="Generated sections rendered at build time")
     content_text = models.TextField(blank=True, help_text="Generated sections as plain text (email)")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)

@@ -345,6 +345,16 @@ def newsletter_for_page(league_slug: str, key: str) -> Newsletter:
     )
 
 
+def newsletter_for_reading(league_slug: str, key: str) -> Newsletter:
+    """The newsletter page's read: the built HTML and the stored period label, never the sections'
+    JSON (up to hundreds of KB at 64 teams, for one label)."""
+    return get_object_or_404(
+        Newsletter.objects.select_related("league", "league__master", "published_by").defer("sections"),
+        league__slug=league_slug,
+        period_key=key,
+    )
+
+
 def published(league: League) -> QuerySet:
     return (
         Newsletter.objects.filter(league=league, status=Newsletter.Status.PUBLISHED)

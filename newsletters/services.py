@@ -350,6 +350,7 @@ def newsletter_build(*, newsletter_id: int, progress: Progress | None = None) ->
         if locked.is_published:
             return locked
         locked.sections = sections
+        locked.period_label = sections["period"]["label"][:150]
         locked.content_html = html
         locked.content_text = text
         locked.build_status = Newsletter.BuildStatus.DONE
@@ -363,6 +364,7 @@ def newsletter_build(*, newsletter_id: int, progress: Progress | None = None) ->
         locked.save(
             update_fields=[
                 "sections",
+                "period_label",
                 "content_html",
                 "content_text",
                 "build_status",

@@ -78,7 +78,7 @@ def newsletter_build(request: HttpRequest, league_slug: str) -> HttpResponse:
 # allows style attributes. Still no inline script (docs/security.md, "Trust, round 2", 9).
 @csp_update({"style-src-attr": [UNSAFE_INLINE]})
 def newsletter_detail(request: HttpRequest, league_slug: str, key: str) -> HttpResponse:
-    newsletter = selectors.newsletter_for_page(league_slug, key)
+    newsletter = selectors.newsletter_for_reading(league_slug, key)
     if not can_read(request.user, newsletter):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())

@@ -256,3 +256,19 @@ def test_the_feed_is_valid_atom_with_the_published_newsletters(
     assert "Upset! Apes beat Squids 3–1" in feed.entries[0].summary
     assert feed.entries[0].id != feed.entries[1].id
     assert feed.entries[0].published_parsed is not None
+
+
+@pytest.mark.django_db
+def test_the_page_shows_the_stored_period_label_without_reading_the_sections(
+    seeded, built, client, django_capture_on_commit_callbacks
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    newsletter = publish(built(), seeded.league.master, django_capture_on_commit_callbacks, send_email=False)
+    label = newsletter.sections["period"]["label"]
+    assert label and newsletter.period_label == label
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(newsletter.get_absolute_url())
+    assert response.status_code == 200 and label in response.content.decode()
+    assert not [q["sql"][:300] for q in ctx.captured_queries if '"sections"' in q["sql"]]
