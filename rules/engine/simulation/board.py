@@ -27,6 +27,19 @@ BOARD_DEPTH = 18
 #: The middle of the board (King of the Hill's scoring area, Search's crates).
 CENTRE = BOARD_DEPTH // 2
 
+#: The status effects (catalog names) a model carries as tokens, and the :class:`Model` field counting
+#: each. Delay is the ninth: only sentries get it here (:mod:`.challenges.objectives`).
+STATUS_TOKENS = {
+    "Curse": "curse",
+    "Haste": "haste",
+    "Lucky": "lucky",
+    "Moon Power": "moon",
+    "Poison": "poison",
+    "Protect": "protect",
+    "Slow": "slow",
+    "Stun": "stun",
+}
+
 #: The zones a model can be in.
 BOARD, TRAINING, HEALING, OUT = "board", "training", "healing", "out"
 
@@ -93,8 +106,13 @@ class Model:
     no_defense: bool = False
     attack_mod: int = 0
     defense_mod: int = 0
+    spirit_power: bool = False  # Spirit Power used this round: dodges out of its zone fail
+    allured_by: int | None = None  # Allure: cannot dodge out of this model's zone this round
+    stun_at_end: bool = False  # Wind Walk, Air Dragon's Breath, Firearm Flurry: Stunned at the end of the activation
+    no_defense_after: bool = False  # Firearm Flurry: no defense dice after its activation, for the round
     carrying: int | None = None  # medal id
     run_target: int | None = None  # team whose medal a runner goes for
+    best_friend: int | None = None  # Best Friends: the chosen friend's uid
 
     @property
     def name(self) -> str:
@@ -130,12 +148,19 @@ class Model:
         self.mastery_ready = self.tidal_ready = self.indomitable_ready = True
         self.metal_to_dust = False
         self.no_defense = False
+        self.spirit_power = False
+        self.allured_by = None
         self.attack_mod = self.defense_mod = 0
 
     def reset_statuses(self) -> None:
-        self.stun = self.slow = self.poison = self.curse = self.lucky = self.protect = 0
-        self.haste = self.moon = 0
+        """Every status token off, and out of Stealth."""
+        self.clear_tokens()
         self.stealth = False
+
+    def clear_tokens(self) -> None:
+        """Every status token off (:data:`STATUS_TOKENS`)."""
+        for token in STATUS_TOKENS.values():
+            setattr(self, token, 0)
 
     def snapshot(self) -> CombatantSnapshot:
         """The model as :func:`~rules.engine.keywords.fight` sees it now."""
@@ -286,10 +311,34 @@ class Board:
             new = min(m.progress + spaces, goal)
         else:
             new = max(m.progress - spaces, goal)
-        m.progress = max(0, min(BOARD_DEPTH, new))
+        new = max(0, min(BOARD_DEPTH, new))
+        bride = self.binding_bride(m, new)
+        if bride is not None:
+            new = BOARD_DEPTH - bride.progress - 1
+        m.progress = new
+        if bride is not None:
+            m.engaged.add(bride.uid)
+            bride.engaged.add(m.uid)
+            self.journal.say(f"{m.name} is caught by {bride.name}'s Binding Bride")
         if m.stealth and self.rng.random() < self.geo.lantern:
             m.stealth = False
             self.journal.say(f"{m.name} loses Stealth to a lantern")
+
+    def binding_bride(self, m: Model, new: int) -> Model | None:
+        """Binding Bride: the first enemy with it whose influence zone ``m`` enters moving forward to
+        ``new`` (it must stop there, in contact)."""
+        if m.ignores_zones:
+            return None
+        caught = None
+        for j in self.enemies(m):
+            front = BOARD_DEPTH - j.progress - 1
+            if (
+                j.has("Binding Bride")
+                and m.progress < front <= new
+                and (caught is None or front < BOARD_DEPTH - caught.progress - 1)
+            ):
+                caught = j
+        return caught
 
     def push_back(self, target: Model) -> None:
         """Air: the defender is pushed three spaces back, out of every contact."""

@@ -20,6 +20,7 @@ from ..dice import ELEMENTS
 from ..keywords import KW, FightPolicy
 from ..league import UnderdogBonus
 from ..records import MatchRecord
+from .abilities import Abilities
 from .actions import Actions
 from .board import HEALING, OUT, TRAINING, Board, Geometry, Model
 from .challenges import SimChallenge, rules_for
@@ -80,13 +81,18 @@ class Match:
             side.moon_tokens = b.moon_power_tokens
             side.extra_all_stars = b.extra_all_star_awards
         self.initiative = 0
+        self.foul_weather = -1  # the round Foul Weather holds
         self.moon_phase = ELEMENTS[rng.randrange(6)]
         rules = rules_for(challenge.slug)
         self.score = Scoreboard(names, self.journal, win_at=rules.win_at)
         self.rules = rules(self)
         self.referee = Referee(self)
         self.policy = TargetingPolicy(self)
+        self.abilities = Abilities(self)
         self.actions = Actions(self)
+        for m in self.board.models:
+            if m.has("Best Friends"):
+                self.policy.choose_best_friend(m)
 
     def tname(self, t: int) -> str:
         return self.sides[t].name
