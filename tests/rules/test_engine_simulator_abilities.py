@@ -14,8 +14,8 @@ import pytest
 
 from rules.engine.dice import Element
 from rules.engine.keywords import KW, MASTERIES, CombatantSnapshot, FightContext, FightPolicy, Harm, attack_dice, fight
-from rules.engine.simulation import CHALLENGES, SimNinja, SimTeam
-from rules.engine.simulation.board import BOARD_DEPTH, DEFAULT_GEOMETRY, STATUS_TOKENS, Geometry
+from rules.engine.simulation import AGGRESSIVE, CAUTIOUS, CHALLENGES, SimNinja, SimTeam
+from rules.engine.simulation.board import BOARD_DEPTH, DEFAULT_GEOMETRY, STATUS_TOKENS, Geometry, Shrine
 from rules.engine.simulation.challenges.objectives import DELAY
 from rules.engine.simulation.match import Match
 from rules.engine.simulation.policy import attack_reach
@@ -606,3 +606,92 @@ def test_healing_removes_each_status_token(status):
     setattr(m["friend"], STATUS_TOKENS[status], 1 if status != "Stun" else 2)
     match.abilities.healing(m["healer"])[1]()
     assert getattr(m["friend"], STATUS_TOKENS[status]) == 0
+
+
+# -- terrain, shrines, Stealth as an action ---------------------------------------------
+
+
+@pytest.mark.parametrize(("keyword", "covered"), [(None, 3), ("Expert Climber", 4), ("Leap", 5), ("Spider Legs", 5)])
+def test_climbing_onto_elevated_terrain_costs_three_points_less_with_the_keywords(keyword, covered):
+    always_climb = Geometry(climb=1.0, rough=0.0, lantern=0.0, foliage=0.0)
+    kw = (
+        dict(keywords=[keyword])
+        if keyword in ("Expert Climber", "Leap")
+        else dict(abilities=[keyword] if keyword else [])
+    )
+    match, m = setup([ninja("climber", **kw)], [ninja("foe")], geometry=always_climb)
+    match.board.move(m["climber"], 5, goal=18)
+    assert m["climber"].progress == covered
+
+
+@pytest.mark.parametrize(("keyword", "covered"), [(None, 2), ("Surefoot", 5)])
+def test_rough_terrain_costs_two_points_a_space_but_one_with_surefoot(keyword, covered):
+    all_rough = Geometry(climb=0.0, rough=1.0, lantern=0.0, foliage=0.0)
+    match, m = setup([ninja("walker", keywords=[keyword] if keyword else [])], [ninja("foe")], geometry=all_rough)
+    match.board.move(m["walker"], 5, goal=18)
+    assert m["walker"].progress == covered
+
+
+@pytest.mark.parametrize(("keyword", "hidden"), [(None, False), ("Surefoot", True)])
+def test_moving_through_foliage_loses_stealth_unless_surefoot(keyword, hidden):
+    foliage = Geometry(climb=0.0, rough=0.0, lantern=0.0, foliage=1.0)
+    match, m = setup([ninja("sneak", keywords=[keyword] if keyword else [])], [ninja("foe")], geometry=foliage)
+    m["sneak"].stealth = True
+    match.board.move(m["sneak"], 3, goal=18)
+    assert m["sneak"].stealth is hidden
+
+
+def test_a_detrimental_shrine_tests_a_passing_model_and_gives_its_token():
+    near = Geometry(shrine=1.0, climb=0.0, rough=0.0, lantern=0.0, foliage=0.0)
+    match, m = setup([ninja("walker")], [ninja("foe")], geometry=near, tests=False)
+    match.board.shrines.append(Shrine("Slow", 4, 1))
+    match.board.move(m["walker"], 6, goal=18)
+    assert m["walker"].slow == 1
+    match.journal.test = lambda *a, **k: True
+    match.board.move(m["walker"], 1, goal=0)
+    assert m["walker"].slow == 1  # passed the test
+
+
+def test_a_positive_shrine_gives_its_token_to_a_model_using_its_action_there():
+    near = Geometry(shrine=1.0, climb=0.0, rough=0.0, lantern=0.0, foliage=0.0)
+    match, m = setup([ninja("pilgrim")], [ninja("foe")], geometry=near, tests=True)
+    match.board.shrines.append(Shrine("Protect", 5, 0))
+    match.board.move(m["pilgrim"], 5, goal=18)
+    assert m["pilgrim"].at_shrine == 0
+    value, do = match.abilities.take_shrine_token(m["pilgrim"])
+    assert value > 0
+    do()
+    assert m["pilgrim"].protect == 1
+
+
+def test_each_team_places_the_shrine_its_policy_says():
+    teams = [SimTeam(1, (ninja("a"),), "blue"), SimTeam(2, (ninja("b"),), "red")]
+    match = Match(
+        teams, CHALLENGES["brawl"], random.Random(1), None, FightPolicy(), DEFAULT_GEOMETRY, [CAUTIOUS, AGGRESSIVE]
+    )
+    match.setup()
+    shrines = {s.placed_by: s for s in match.board.shrines}
+    assert (shrines[0].effect, shrines[0].position) == ("Protect", 6)  # cautious: six from its own edge
+    assert (shrines[1].effect, shrines[1].position) == ("Slow", 6)  # aggressive: six from the enemy's edge
+
+
+def test_going_into_stealth_out_of_sight_when_an_enemy_could_charge():
+    covered = Geometry(cover=1.0)
+    match, m = setup([ninja("hider")], [ninja("foe", movement=5)], geometry=covered)
+    apart(match, m["hider"], m["foe"], 6)
+    value, do = match.abilities.go_into_stealth(m["hider"])
+    assert value > 0
+    do()
+    assert m["hider"].stealth
+    apart(match, m["hider"], m["foe"], 2)  # too close to hide
+    m["hider"].stealth = False
+    assert match.abilities.go_into_stealth(m["hider"]) == (0.0, None)
+
+
+def test_no_cover_no_stealth_and_the_aggressive_player_never_hides():
+    match, m = setup([ninja("hider")], [ninja("foe", movement=5)], geometry=Geometry(cover=0.0))
+    apart(match, m["hider"], m["foe"], 6)
+    match.abilities.go_into_stealth(m["hider"])[1]()
+    assert not m["hider"].stealth
+    match.side_policies[0] = AGGRESSIVE
+    assert match.abilities.go_into_stealth(m["hider"]) == (0.0, None)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..keywords import KW, Harm
-from .board import Model
+from .board import STATUS_TOKENS, Model
 from .part import Part
 
 if TYPE_CHECKING:
@@ -60,6 +60,12 @@ class Abilities(Part):
         "Skull Hex",
         "Foul Weather",
     )
+    #: Actions every model has: going into Stealth, taking a positive shrine's token.
+    COMMON_ACTIONS = ("Stealth", "shrine")
+    #: What a positive shrine's token is worth to the policy.
+    SHRINE_TOKEN_VALUE = {"Protect": 0.3, "Lucky": 0.25, "Haste": 0.4}
+    #: What going into Stealth is worth when an enemy could charge the model next.
+    HIDE_VALUE = 0.3
 
     def __init__(self, match: Match) -> None:
         super().__init__(match)
@@ -78,22 +84,68 @@ class Abilities(Part):
             "Blessing of the Tengu": self.blessing_of_the_tengu,
             "Skull Hex": self.skull_hex,
             "Foul Weather": self.foul_weather,
+            "Stealth": self.go_into_stealth,
+            "shrine": self.take_shrine_token,
         }
 
     # -- helpers ---------------------------------------------------------------
 
-    def has_action_ability(self, m: Model) -> bool:
-        return any(m.has(name) for name in self.ACTION_ABILITIES)
-
     def action_option(self, m: Model) -> Option:
-        """The best action ability ``m`` has, from where it stands: (value, do)."""
+        """The best action ``m`` can take instead of attacking, from where it stands: its action
+        abilities, going into Stealth, a positive shrine's token. (value, do)."""
         best = NOTHING
         for name in self.ACTION_ABILITIES:
             if m.has(name):
                 value, do = self.options[name](m)
                 if do is not None and value > best[0]:
                     best = (value, do)
+        for name in self.COMMON_ACTIONS:
+            value, do = self.options[name](m)
+            if do is not None and value > best[0]:
+                best = (value, do)
         return best
+
+    # -- actions every model has ---------------------------------------------------
+
+    def go_into_stealth(self, m: Model) -> Option:
+        """Stealth ("Stealth", line 192): a model not in any enemy's LoS may use its action to go into
+        Stealth. On the abstract board it is out of sight when no enemy is within two spaces and either
+        none is within ``Geometry.sight`` or obscuring terrain hides it (``Geometry.cover``, rolled when
+        it tries). Policy (``SidePolicy.hide``): when an enemy could charge it next activation."""
+        if m.stealth or m.engaged or not self.match.side_policies[m.team].hide:
+            return NOTHING
+        enemies = self.board.enemies(m)
+        gaps = [self.board.distance(m, e) for e in enemies]
+        if not gaps or min(gaps) <= 2:
+            return NOTHING
+        threat = any(g - 1 <= self.match.actions.movement(e) for e, g in zip(enemies, gaps) if not e.activated)
+        if not threat:
+            return NOTHING
+        far = min(gaps) > self.match.geo.sight
+
+        def do() -> None:
+            if far or self.board.rng.random() < self.match.geo.cover:
+                m.stealth = True
+                self.journal.say(f"{m.name} goes into Stealth")
+            else:
+                self.journal.say(f"{m.name} finds no cover to go into Stealth")
+
+        return self.HIDE_VALUE * (1.0 if far else self.match.geo.cover), do
+
+    def take_shrine_token(self, m: Model) -> Option:
+        """A positive shrine (line 227): within one space of it, the action's affinity test gives its token."""
+        if m.at_shrine is None:
+            return NOTHING
+        shrine = self.board.shrines[m.at_shrine]
+        if shrine.detrimental:
+            return NOTHING
+        token = STATUS_TOKENS[shrine.effect]
+
+        def do() -> None:
+            if self.test(m, f"the {shrine.effect} shrine"):
+                setattr(m, token, getattr(m, token) + 1)
+
+        return P_TEST * self.SHRINE_TOKEN_VALUE[shrine.effect], do
 
     def friends_in_zone(self, m: Model) -> list[Model]:
         return [f for f in self.board.on_board(m.team) if friend_in_zone(m, f)]
@@ -397,7 +449,7 @@ class Abilities(Part):
         Stunned at the end of its turn."""
         friends = [f for f in self.friends_in_zone(m) if not f.activated]
         self.board.disengage(m)
-        self.board.move(m, 5, goal)
+        self.board.move(m, 5, goal, terrain=False)
         for f in friends:
             self.board.disengage(f)
             f.progress = m.progress

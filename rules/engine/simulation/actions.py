@@ -130,10 +130,7 @@ class Actions(Part):
     def special_action(self, m: Model, mv: int, stunned: bool) -> bool:
         """An action ability instead of an attack or a run, when the policy values it more
         (:meth:`.abilities.Abilities.action_option` against the best attack); True if one was used."""
-        abilities = self.match.abilities
-        if not abilities.has_action_ability(m):
-            return False
-        value, do = abilities.action_option(m)
+        value, do = self.match.abilities.action_option(m)
         if do is None or value < MIN_VALUE or value <= self.policy.attack_value(m, mv, stunned):
             return False
         do()
@@ -275,7 +272,7 @@ class Actions(Part):
             self.shoot(m, shot)
             self.gust_of_heaven(m)
             return True
-        if target is None or value < -0.05:
+        if target is None or value < self.match.side_policies[m.team].attack_floor:
             return False
         if needs_move and m.engaged and not self.dodge(m):
             return True  # the failed dodge ends the activation
@@ -393,7 +390,7 @@ class Actions(Part):
         toward the challenge's goal or the enemy."""
         if m.has("Gust of Heaven") and m.on_board and not m.engaged and self.match.score.winner is None:
             self.journal.say(f"{m.name} uses Gust of Heaven")
-            self.board.move(m, 4, self.rules.run_goal(m))
+            self.board.move(m, 4, self.rules.run_goal(m), terrain=False)
 
     def ondoris_beak(self, m: Model, before: set) -> None:
         """Ondori's Beak: an enemy that moved into the influence zone of an Ondori Clan Kaiken that has

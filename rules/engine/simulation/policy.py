@@ -44,6 +44,35 @@ VOLLEY_COST = {"Firearm Flurry": 0.6, "Air Dragon's Breath": 0.35}
 
 
 @dataclass(frozen=True)
+class SidePolicy:
+    """How a side plays the choices the rules leave to the player (docs/simulation.md, "Policies").
+
+    ``self_injury``: what its own model's Injury counts against a target's value (the attacker's
+    Spirit); ``attack_floor``: the least expected value it still attacks for (below it the model runs
+    or acts otherwise); ``hide``: a model with nothing worth attacking goes into Stealth (an action,
+    out of every enemy's sight) when an enemy could charge it next; ``objective_margin``: the value of
+    a fight that pulls a model off a challenge objective (medal, crate); ``shrine``: the shrine it
+    places at set-up and where (``own``: six spaces from its own edge, ``enemy``: six from the
+    enemy's).
+    """
+
+    name: str = "cautious"
+    self_injury: float = 1.3
+    attack_floor: float = -0.05
+    hide: bool = True
+    objective_margin: float = 1.0
+    shrine: tuple[str, str] = ("Protect", "own")
+
+
+CAUTIOUS = SidePolicy()
+AGGRESSIVE = SidePolicy(
+    name="aggressive", self_injury=0.6, attack_floor=-0.3, hide=False, objective_margin=0.0, shrine=("Slow", "enemy")
+)
+#: The policy levels by name (the balance study and the app pick them by name).
+LEVELS = {p.name: p for p in (CAUTIOUS, AGGRESSIVE)}
+
+
+@dataclass(frozen=True)
 class Shot:
     """A ranged attack action the policy picked: the target, its value (for a volley the sum of its
     shots), spaces to move first, and what it is (``ranged``: the profile's, ``shuriken``, or a
@@ -124,7 +153,7 @@ class TargetingPolicy(Part):
             inj = stun_v = 0.0
         if ctx.ranged:
             return void * inj + earth * stun_v
-        self_inj = 0.0 if attacker.moon else 1.3
+        self_inj = 0.0 if attacker.moon else self.match.side_policies[attacker.team].self_injury
         self_stun = 0.0 if (attacker.moon or attacker.has(KW.PRECISION_STRIKE)) else 0.3
         return void * inj + earth * stun_v + fire * (stun_v - self_stun) - spirit * self_inj + 0.02 * air
 

@@ -32,7 +32,7 @@ class SentryGuarded(Challenge):
     def fight_worth_more(self, m: Model, mv: int, stunned: bool) -> bool:
         """Policy: a model leaves the objective for a fight worth more than 1."""
         _target, value, _ = self.match.policy.best_target(m, mv, stunned=stunned)
-        return value > 1.0
+        return value > self.match.side_policies[m.team].objective_margin
 
     def sentry_attack(self, m: Model) -> bool:
         """A sentry guarding the objective attacks ``m`` first (with the
