@@ -6,7 +6,7 @@ views are the league app's (a season's simulation generates its rounds).
 
 from django.urls import path
 
-from league import simulation_views
+from league import balance_views, simulation_views
 from outbox import views as outbox_views
 
 app_name = "simulation"
@@ -19,4 +19,8 @@ urlpatterns = [
     path(
         "simulations/tasks/<str:task_id>/", outbox_views.task_status, {"kind": "simulation"}, name="simulation_status"
     ),
+    # the balance study (rules.engine.balance): findings for everyone, runs for a league's master
+    path("balance/", balance_views.balance_study, name="balance_study"),
+    path("balance/start/", balance_views.balance_study_start, name="balance_study_start"),
+    path("balance/<int:pk>/status/", balance_views.balance_study_status, name="balance_study_status"),
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from league import services
+from league import balance, services
 from league.services import simulations
 from outbox.tasks_common import IDEMPOTENT_TASK, progress_reporter, run_job
 
@@ -46,3 +46,15 @@ def simulation_job_task(self, job_id: int) -> dict:
         "error": job.error,
         "note": job.note,
     }
+
+
+@shared_task(**IDEMPOTENT_TASK)
+def balance_study_task(self, study_id: int) -> dict:
+    """Run BalanceStudy ``study_id`` (league.balance), reporting ``PROGRESS`` with done/total games."""
+    study = run_job(
+        self,
+        lambda: balance.balance_study_run(study_id=study_id, progress=progress_reporter(self)),
+        fail=lambda error: balance.balance_study_failed(study_id=study_id, error=error),
+        any_error=True,
+    )
+    return {"study": study.pk, "status": study.status, "done": study.done, "total": study.total}

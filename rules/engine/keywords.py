@@ -88,6 +88,8 @@ class KW:
     ACCURATE = "Accurate"
     GALE_OF_BLOWS = "Gale of Blows"
     TANCHYOS_WINGS = "Tanchyo's Wings"
+    WIND_IN_THE_FOREST = "Wind in the Forest"
+    REDIRECTION = "Redirection"
     DAUNTLESS = "Dauntless"
     GUARD = "Guard"
     REGENERATION = "Regeneration"
@@ -267,7 +269,8 @@ class FightContext:
     (Tyrant, Resolute Melody, Skull Hex ...).  ``void_stuns`` (Whirlwind:
     Void Stuns instead of Injuring), ``spirit_poisons`` (Kitsune yajiri,
     Dark Kitsune: a Spirit rolled Poisons the target), ``earth_void_stun``
-    (Mountain Flute).  ``rival`` (Yobuko attacks his rival: +1).
+    (Mountain Flute).  ``rival`` (Yobuko attacks his rival: +1).  ``shuriken``: a
+    thrown weapon ("Ranged Combat": one die, no bonuses, Stealthy).
     """
 
     assists_attacker: int = 0
@@ -291,6 +294,7 @@ class FightContext:
     spirit_poisons: bool = False
     earth_void_stun: bool = False
     rival: bool = False
+    shuriken: bool = False
 
 
 @dataclass(frozen=True)
@@ -422,6 +426,8 @@ def attack_dice(
     if attacker.attack_bonus:
         notes.append(f"effects {attacker.attack_bonus:+d}")
     notes.extend(context.bonus_notes)
+    if context.ranged and context.shuriken:
+        return 1, ("shuriken: one die",)
     if context.ranged:
         bonus += context.ranged_bonus
         if context.ranged_bonus:

@@ -279,7 +279,7 @@ def test_stronger_team_wins_more_often_and_bonuses_narrow_the_gap():
 
 def test_docs_list_every_keyword_and_special_ability():
     doc = (Path(__file__).resolve().parents[2] / "docs" / "simulation.md").read_text(encoding="utf-8")
-    statuses = ("modelled exactly", "approximated", "not modelled", "outside the match")
+    statuses = ("modelled exactly", "approximated", "out of reach", "outside the match")
     names = [k["name"] for k in CATALOG["keywords"]]
     names += [a["name"] for p in [*PROFILES.values(), *RONIN.values()] for a in p["abilities"]]
     assert len(CATALOG["keywords"]) == 50

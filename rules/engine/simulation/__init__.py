@@ -29,6 +29,7 @@ from .board import BOARD_DEPTH, DEFAULT_GEOMETRY, Geometry
 from .challenges import CHALLENGES, SimChallenge
 from .journal import DiceRecord, InjuryEvent
 from .match import Match
+from .policy import AGGRESSIVE, CAUTIOUS, LEVELS, SidePolicy
 from .roster import SimNinja, SimTeam
 from .scoring import SimResult
 
@@ -42,6 +43,10 @@ __all__ = [
     "DiceRecord",
     "InjuryEvent",
     "SimResult",
+    "SidePolicy",
+    "CAUTIOUS",
+    "AGGRESSIVE",
+    "LEVELS",
     "simulate_match",
 ]
 
@@ -54,6 +59,7 @@ def simulate_match(
     underdog: Sequence[UnderdogBonus] | None = None,
     policy: FightPolicy | None = None,
     geometry: Geometry = DEFAULT_GEOMETRY,
+    side_policies: Sequence[SidePolicy] | None = None,
 ) -> SimResult:
     """Play ``challenge`` between ``teams`` (two to four) and return the
     match record, a readable log and every die rolled.
@@ -63,7 +69,8 @@ def simulate_match(
     reroll and Moon Power tokens are spent in the game, extra All-Star awards
     are handed out in the record (bonus koban is the app's business).
     ``policy``: the dice decisions inside a fight; ``geometry``: the chances
-    that stand in for the board's geometry.
+    that stand in for the board's geometry; ``side_policies``: one
+    :class:`~.policy.SidePolicy` per team (default: every team cautious).
     Deterministic for a given ``rng`` state.
     """
-    return Match(teams, challenge, rng, underdog, policy or FightPolicy(), geometry).play()
+    return Match(teams, challenge, rng, underdog, policy or FightPolicy(), geometry, side_policies).play()

@@ -16,9 +16,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..dice import Element
-from ..keywords import KW, FightContext, FightOutcome, Harm
-from .board import OUT, Model
+from ..keywords import AB, KW, FightContext, FightOutcome, Harm
+from .abilities import MIN_VALUE
+from .board import BOARD_DEPTH, OUT, Model
 from .part import Part
+from .policy import Shot, attack_reach
 
 if TYPE_CHECKING:
     from .match import Match
@@ -48,6 +50,8 @@ class Actions(Part):
         if m.has("Zenith") and self.match.moon_phase is Element.SPIRIT:
             m.moon += 1
             m.stun = 0
+        if m.has("Allure"):
+            self.match.abilities.allure(m)
         if m.has("Dark Curse"):
             foes = sorted(self.board.enemies(m), key=lambda e: (-e.ninja.attack, e.uid))[:2]
             for e in foes:
@@ -73,6 +77,9 @@ class Actions(Part):
             self.end_activation(m)
             return
         mv = self.movement(m)
+        if self.special_action(m, mv, stunned):
+            self.end_activation(m)
+            return
         for i in range(actions):
             if not m.on_board:
                 break
@@ -105,6 +112,8 @@ class Actions(Part):
         m.stun = 0
         if m.has(KW.TOUGH) and test(m, "Tough"):
             m.protect += 1
+            if m.has("Elixir of Courage"):
+                self.match.abilities.elixir_of_courage(m)
         if m.has(KW.FORTUNE) and test(m, "Fortune"):
             m.lucky += 1
         if m.has("Lucky"):
@@ -115,9 +124,27 @@ class Actions(Part):
             friends = [f for f in self.board.on_board(m.team) if f is not m and not f.activated]
             if friends:
                 max(friends, key=lambda f: (f.ninja.attack, -f.uid)).haste += 1
+        if m.has("Undertow"):
+            self.match.abilities.undertow(m)
+
+    def special_action(self, m: Model, mv: int, stunned: bool) -> bool:
+        """An action ability instead of an attack or a run, when the policy values it more
+        (:meth:`.abilities.Abilities.action_option` against the best attack); True if one was used."""
+        value, do = self.match.abilities.action_option(m)
+        if do is None or value < MIN_VALUE or value <= self.policy.attack_value(m, mv, stunned):
+            return False
+        do()
+        return True
 
     def end_activation(self, m: Model) -> None:
         m.activated = True
+        if m.no_defense_after:
+            m.no_defense_after = False
+            m.no_defense = True
+        if m.stun_at_end and m.on_board:
+            m.stun_at_end = False
+            self.journal.say(f"{m.name} is Stunned at the end of its activation")
+            self.referee.harm(m, Harm.STUNNED if not m.moon else Harm.NONE, by=None)
         if m.slow:
             m.slow -= 1
         if m.moon:
@@ -142,19 +169,43 @@ class Actions(Part):
             mv = (mv + 1) // 2
         return mv
 
-    def dodge(self, m: Model) -> bool:
-        """Leave the influence zones of the enemies ``m`` is in contact with."""
-        if not m.engaged or m.ignores_zones:
+    def entanglers(self, m: Model) -> list[Model]:
+        """Enemies with Entangle whose two-space influence zone holds ``m`` without contact."""
+        return [
+            e
+            for e in self.board.enemies(m)
+            if e.has("Entangle") and e.uid not in m.engaged and self.board.distance(m, e) <= 2
+        ]
+
+    def dodge(self, m: Model, zone: list[Model] | None = None) -> bool:
+        """Leave the influence zones of the enemies ``m`` is in contact with (or of ``zone``)."""
+        models = self.board.models
+        holders = zone if zone is not None else [models[u] for u in m.engaged]
+        if not holders or m.ignores_zones:
             return True
+        say = self.journal.say
+        if any(h.spirit_power or h.uid == m.allured_by for h in holders):
+            say(
+                f"{m.name} cannot dodge ("
+                + ("Allure" if any(h.uid == m.allured_by for h in holders) else "Spirit Power")
+                + ")"
+            )
+            if any(h.spirit_power for h in holders):
+                return self.failed_dodge(m)
+            return False
         test = self.journal.test
         if m.has(KW.BLINK) and test(m, "Blink"):
             return True
         if m.has("Back Flip"):
             return True
-        required = 2 if any(self.board.models[u].has(KW.IKAS_TENTACLES) for u in m.engaged) else 1
-        ok = test(m, "dodge", required=required, nimble=m.has(KW.NIMBLE))
+        required = 2 if any(h.has(KW.IKAS_TENTACLES) for h in holders) else 1
+        foul = m.stealth and self.match.foul_weather == self.journal.round
+        ok = test(m, "dodge", required=required, nimble=m.has(KW.NIMBLE) or foul)
         if ok:
             return True
+        return self.failed_dodge(m)
+
+    def failed_dodge(self, m: Model) -> bool:
         if m.stealth:
             m.stealth = False
             self.journal.say(f"{m.name} fails to dodge and loses Stealth")
@@ -166,18 +217,30 @@ class Actions(Part):
         return False
 
     def advance(self, m: Model, spaces: int, goal: int | None = None) -> None:
-        """Dodge out of contact if need be, then move up to ``spaces`` toward ``goal`` or the enemy
-        (:meth:`.board.Board.move`)."""
+        """Dodge out of contact if need be (and out of an Entangle zone), then move up to ``spaces``
+        toward ``goal`` or the enemy (:meth:`.board.Board.move`); Spirit Senses after the move."""
         if m.engaged and not self.dodge(m):
             return
         if not m.on_board:
             return
+        tangle = self.entanglers(m)
+        if tangle and not self.dodge(m, tangle):
+            return
+        if not m.on_board:
+            return
         self.board.move(m, spaces, goal)
+        if m.has("Spirit Senses"):
+            self.match.abilities.spirit_senses(m)
 
     def run(self, m: Model, mv: int) -> None:
-        """Nothing to attack: run (twice Movement, +2 with Sprint) toward the challenge's goal or the enemy."""
+        """Nothing to attack: run (twice Movement, +2 with Sprint) toward the challenge's goal or the
+        enemy. A madoushi with Wind Walk that would have to dodge uses it instead."""
+        goal = self.rules.run_goal(m)
+        if m.has("Wind Walk") and m.engaged and not m.ignores_zones:
+            self.match.abilities.wind_walk(m, goal)
+            return
         extra = 2 if m.has(KW.SPRINT) else 0
-        self.advance(m, 2 * mv + extra, goal=self.rules.run_goal(m))
+        self.advance(m, 2 * mv + extra, goal=goal)
 
     def search_option(self, m: Model, stunned: bool) -> bool:
         """Search when the only enemies around are in Stealth."""
@@ -204,26 +267,42 @@ class Actions(Part):
         pounce = m.has("Pounce") and not stunned
         reach = mv + (3 if pounce else 0)
         target, value, needs_move = self.policy.best_target(m, reach, stunned=stunned)
-        r_target, r_value, need = self.policy.ranged_option(m, 0 if stunned else mv)
-        if r_target is not None and r_value >= value:
-            if need:
-                self.advance(m, need)
-            if not m.on_board or not r_target.on_board:
-                return True
-            ctx = self.referee.context(m, r_target, moved=need > 0, spaces=need, back=False, ranged=True)
-            self.referee.attack(m, r_target, ctx)
+        shot = self.policy.ranged_option(m, 0 if stunned else mv, stunned=stunned, shuriken=target is None)
+        if shot.target is not None and shot.value >= value:
+            self.shoot(m, shot)
+            self.gust_of_heaven(m)
             return True
-        if target is None or value < -0.05:
+        if target is None or value < self.match.side_policies[m.team].attack_floor:
             return False
         if needs_move and m.engaged and not self.dodge(m):
             return True  # the failed dodge ends the activation
         if not m.on_board:
             return True
+        far = attack_reach(m)
+        if far > 1 and target.uid not in m.engaged:
+            # Fisherman's Spear, Ika's Anchor: attack from up to ``far`` spaces, without contact
+            spaces = max(0, self.board.distance(m, target) - far)
+            if spaces:
+                self.board.disengage(m)
+                m.progress = max(0, BOARD_DEPTH - target.progress - far)
+            self.board.vigilance(m)
+            ctx = self.referee.context(m, target, moved=spaces > 0, spaces=spaces, back=False)
+            self.journal.say(f"{m.name} attacks from {far} spaces away")
+            self.melee(m, target, ctx)
+            self.gust_of_heaven(m)
+            return True
         spaces = max(0, self.board.distance(m, target) - 1)
         if pounce and spaces > mv:
             m.slow += 1
+        before = set(m.engaged)
         back = self.board.place_adjacent(m, target)
+        if back and m.has("Honor"):
+            target.behind.discard(m.uid)  # Honor: never attacks from the back influence zone
+            back = False
         if not target.on_board:
+            return True
+        self.ondoris_beak(m, before)
+        if not (m.on_board and target.on_board) or self.match.score.winner is not None:
             return True
         # facing: the attacker turns to its target; the rest may end up behind it
         self.board.turn_to(m, target)
@@ -247,7 +326,85 @@ class Actions(Part):
             self.melee(m, target, ctx)
         if tiger:
             m.attack_mod -= 3  # +3 Attack until the end of the turn
+        if m.has(KW.WIND_IN_THE_FOREST) and moved and not target.on_board and m.on_board and not m.engaged:
+            self.wind_in_the_forest(m, mv - spaces)
+        self.gust_of_heaven(m)
         return True
+
+    def shoot(self, m: Model, shot: Shot) -> None:
+        """A ranged attack action (the profile's, Long Shot, shuriken, or a volley of several shots,
+        each at the best target left); Redirection may turn a shot."""
+        if shot.need:
+            self.advance(m, shot.need)
+        if not m.on_board or shot.target is None or not shot.target.on_board:
+            return
+        if shot.kind not in ("ranged", "shuriken"):
+            self.journal.say(f"{m.name} uses {shot.kind}")
+        if shot.kind in ("Firearm Flurry", "Air Dragon's Breath"):
+            m.stun_at_end = True
+            if shot.kind == "Firearm Flurry":
+                m.no_defense_after = True
+        target = shot.target
+        for i in range(shot.shots):
+            if i:
+                target = self.policy.best_shot(m, 0, shot.range)[0]
+                if target is None:
+                    break
+            if not m.on_board or not target.on_board or m.engaged or self.match.score.winner is not None:
+                break
+            extra = {"shuriken": True} if shot.kind == "shuriken" else None
+            target = self.redirect(m, target, shot.range)
+            ctx = self.referee.context(
+                m, target, moved=shot.need > 0, spaces=shot.need, back=False, ranged=True, extra=extra
+            )
+            self.referee.attack(m, target, ctx)
+
+    def redirect(self, m: Model, target: Model, reach: int) -> Model:
+        """Redirection: the target of a ranged attack tests; on a success its player picks a new target
+        within the attacker's range. Policy: the attacker's own friend with the lowest Defense (no
+        test when there is none)."""
+        if not target.has(KW.REDIRECTION) or target.moon:
+            return target
+        options = [
+            f
+            for f in self.board.on_board(m.team)
+            if f is not m and abs(f.progress - m.progress) <= reach and not f.has(AB.FLASHING_SPEAR)
+        ]
+        if not options or not self.journal.test(target, "Redirection"):
+            return target
+        new = min(options, key=lambda f: (f.ninja.defense + f.defense_mod, f.uid))
+        self.journal.say(f"{target.name} redirects the shot to {new.name}")
+        return new
+
+    def wind_in_the_forest(self, m: Model, left: int) -> None:
+        """Wind in the Forest: the attack stopped the move; its target Injured, the model moves on
+        (policy: only toward the challenge's goal, when it has one)."""
+        goal = self.rules.run_goal(m)
+        if left > 0 and goal is not None:
+            self.journal.say(f"{m.name} moves on (Wind in the Forest)")
+            self.board.move(m, left, goal)
+
+    def gust_of_heaven(self, m: Model) -> None:
+        """Gust of Heaven: after an attack with no enemy in its influence zone (or only Stunned ones),
+        the chunin may move four spaces ignoring everything. Policy: only when no enemy is in contact,
+        toward the challenge's goal or the enemy."""
+        if m.has("Gust of Heaven") and m.on_board and not m.engaged and self.match.score.winner is None:
+            self.journal.say(f"{m.name} uses Gust of Heaven")
+            self.board.move(m, 4, self.rules.run_goal(m), terrain=False)
+
+    def ondoris_beak(self, m: Model, before: set) -> None:
+        """Ondori's Beak: an enemy that moved into the influence zone of an Ondori Clan Kaiken that has
+        not activated this round is attacked at once (the policy always strikes when it is worth it)."""
+        models = self.board.models
+        for u in sorted(m.engaged - before):
+            k = models[u]
+            if not (k.has("Ondori's Beak") and not k.activated and k.on_board and m.on_board and k.stun == 0):
+                continue
+            ctx = self.referee.context(k, m, moved=False, spaces=0, back=k.uid in m.behind)
+            if self.policy.expected_value(k, m, ctx) <= 0:
+                continue
+            self.journal.say(f"{k.name} strikes with Ondori's Beak")
+            self.strike(k, m, ctx)
 
     def strike(
         self, m: Model, target: Model, ctx: FightContext | None = None, *, extra: dict | None = None

@@ -27,6 +27,19 @@ BOARD_DEPTH = 18
 #: The middle of the board (King of the Hill's scoring area, Search's crates).
 CENTRE = BOARD_DEPTH // 2
 
+#: The status effects (catalog names) a model carries as tokens, and the :class:`Model` field counting
+#: each. Delay is the ninth: only sentries get it here (:mod:`.challenges.objectives`).
+STATUS_TOKENS = {
+    "Curse": "curse",
+    "Haste": "haste",
+    "Lucky": "lucky",
+    "Moon Power": "moon",
+    "Poison": "poison",
+    "Protect": "protect",
+    "Slow": "slow",
+    "Stun": "stun",
+}
+
 #: The zones a model can be in.
 BOARD, TRAINING, HEALING, OUT = "board", "training", "healing", "out"
 
@@ -45,6 +58,16 @@ class Geometry:
     Stuns it).  ``sentry``: a model at a guarded objective is attacked by a
     sentry first.  ``lantern``: a model in Stealth that moves loses it to a
     lantern's light.
+
+    Terrain ("Terrain", rulebook lines 207-227): ``rough``: each space of a move
+    is rough terrain or foliage (two movement points; Surefoot one);
+    ``climb``: a move meets elevated terrain it climbs onto (three points;
+    Expert Climber two; Leap and Spider Legs one); ``foliage``: a model in
+    Stealth passes through foliage without ending its move there and loses
+    Stealth (not with Surefoot); ``shrine``: a move through a shrine's band
+    passes within one space of it; ``cover``: obscuring terrain hides a model
+    from the enemies more than two spaces away when it tries to go into
+    Stealth (beyond ``sight`` spaces nobody sees it anyway).
     """
 
     crowd: float = 0.3
@@ -54,9 +77,33 @@ class Geometry:
     friend_in_zone: float = 0.5
     sentry: float = 0.5
     lantern: float = 0.15
+    rough: float = 0.1
+    climb: float = 0.15
+    foliage: float = 0.1
+    shrine: float = 0.3
+    cover: float = 0.35
+    sight: int = 10
 
 
 DEFAULT_GEOMETRY = Geometry()
+
+#: The status effects a shrine may radiate ("Shrines", rulebook lines 224-227).
+DETRIMENTAL_SHRINES = ("Curse", "Poison", "Slow")
+POSITIVE_SHRINES = ("Haste", "Lucky", "Protect")
+
+
+@dataclass(frozen=True)
+class Shrine:
+    """A shrine token: the status effect it radiates and its position (spaces from the first team's
+    edge), placed at set-up."""
+
+    effect: str
+    position: int
+    placed_by: int
+
+    @property
+    def detrimental(self) -> bool:
+        return self.effect in DETRIMENTAL_SHRINES
 
 
 @dataclass(eq=False)
@@ -93,8 +140,14 @@ class Model:
     no_defense: bool = False
     attack_mod: int = 0
     defense_mod: int = 0
+    spirit_power: bool = False  # Spirit Power used this round: dodges out of its zone fail
+    allured_by: int | None = None  # Allure: cannot dodge out of this model's zone this round
+    stun_at_end: bool = False  # Wind Walk, Air Dragon's Breath, Firearm Flurry: Stunned at the end of the activation
+    no_defense_after: bool = False  # Firearm Flurry: no defense dice after its activation, for the round
     carrying: int | None = None  # medal id
     run_target: int | None = None  # team whose medal a runner goes for
+    best_friend: int | None = None  # Best Friends: the chosen friend's uid
+    at_shrine: int | None = None  # the shrine it ended its last move within one space of
 
     @property
     def name(self) -> str:
@@ -130,12 +183,19 @@ class Model:
         self.mastery_ready = self.tidal_ready = self.indomitable_ready = True
         self.metal_to_dust = False
         self.no_defense = False
+        self.spirit_power = False
+        self.allured_by = None
         self.attack_mod = self.defense_mod = 0
 
     def reset_statuses(self) -> None:
-        self.stun = self.slow = self.poison = self.curse = self.lucky = self.protect = 0
-        self.haste = self.moon = 0
+        """Every status token off, and out of Stealth."""
+        self.clear_tokens()
         self.stealth = False
+
+    def clear_tokens(self) -> None:
+        """Every status token off (:data:`STATUS_TOKENS`)."""
+        for token in STATUS_TOKENS.values():
+            setattr(self, token, 0)
 
     def snapshot(self) -> CombatantSnapshot:
         """The model as :func:`~rules.engine.keywords.fight` sees it now."""
@@ -180,6 +240,7 @@ class Board:
         self.rng = rng
         self.geo = geometry
         self.journal = journal
+        self.shrines: list[Shrine] = []
 
     # -- who is where --------------------------------------------------------
 
@@ -270,7 +331,29 @@ class Board:
 
     # -- moves ---------------------------------------------------------------
 
-    def move(self, m: Model, spaces: int, goal: int | None = None) -> None:
+    def terrain_walk(self, m: Model, spaces: int, wanted: int) -> int:
+        """How many of the ``wanted`` spaces ``spaces`` movement points cover over the terrain: a climb
+        onto elevated terrain (by chance) and rough spaces cost more (``Geometry``)."""
+        points = spaces
+        if wanted > 0 and self.rng.random() < self.geo.climb:
+            if m.has("Leap") or m.has("Spider Legs"):
+                cost = 1
+            elif m.has("Expert Climber"):
+                cost = 2
+            else:
+                cost = 3
+            points -= cost - 1
+        covered = 0
+        surefoot = m.has("Surefoot")
+        while covered < wanted and points > 0:
+            cost = 2 if (not surefoot and self.rng.random() < self.geo.rough) else 1
+            if cost > points:
+                break
+            points -= cost
+            covered += 1
+        return covered
+
+    def move(self, m: Model, spaces: int, goal: int | None = None, *, terrain: bool = True) -> None:
         """Move ``m`` (already free of contacts it had to dodge) up to ``spaces`` toward ``goal``
         (a position) or, with no goal, toward the enemy: it stops two spaces short of the nearest
         visible enemy and next to the nearest hidden one (players know roughly where a model went
@@ -286,10 +369,66 @@ class Board:
             new = min(m.progress + spaces, goal)
         else:
             new = max(m.progress - spaces, goal)
-        m.progress = max(0, min(BOARD_DEPTH, new))
+        new = max(0, min(BOARD_DEPTH, new))
+        start = m.progress
+        if terrain and new != start:
+            covered = self.terrain_walk(m, spaces, abs(new - start))
+            new = start + covered if new > start else start - covered
+        bride = self.binding_bride(m, new)
+        if bride is not None:
+            new = BOARD_DEPTH - bride.progress - 1
+        m.progress = new
+        if bride is not None:
+            m.engaged.add(bride.uid)
+            bride.engaged.add(m.uid)
+            self.journal.say(f"{m.name} is caught by {bride.name}'s Binding Bride")
         if m.stealth and self.rng.random() < self.geo.lantern:
             m.stealth = False
             self.journal.say(f"{m.name} loses Stealth to a lantern")
+        if m.stealth and new != start and not m.has("Surefoot") and self.rng.random() < self.geo.foliage:
+            m.stealth = False
+            self.journal.say(f"{m.name} moves through foliage and loses Stealth")
+        m.at_shrine = None
+        if self.shrines and new != start:
+            self.pass_shrines(m, start, new)
+
+    def frame(self, m: Model, progress: int) -> int:
+        """``progress`` of a model of ``m``'s team in the first team's frame (shrines are placed in it).
+        With three or four teams every team faces the first across the same depth."""
+        return progress if m.team == 0 else BOARD_DEPTH - progress
+
+    def pass_shrines(self, m: Model, start: int, new: int) -> None:
+        """A move from ``start`` to ``new`` through a shrine's band (within one space of its position)
+        passes within one space of it with chance ``Geometry.shrine``: a detrimental shrine tests the
+        model (failure: one token); ending the move there keeps it at a positive shrine (its action may
+        take the shrine's token)."""
+        lo, hi = sorted((self.frame(m, start), self.frame(m, new)))
+        end = self.frame(m, new)
+        for i, shrine in enumerate(self.shrines):
+            if not (lo - 1 <= shrine.position <= hi + 1) or self.rng.random() >= self.geo.shrine:
+                continue
+            if shrine.detrimental:
+                if m.moon == 0 and not self.journal.test(m, f"{shrine.effect} shrine"):
+                    setattr(m, STATUS_TOKENS[shrine.effect], getattr(m, STATUS_TOKENS[shrine.effect]) + 1)
+                    self.journal.say(f"{m.name} passes a {shrine.effect} shrine and gets its token")
+            elif abs(end - shrine.position) <= 1:
+                m.at_shrine = i
+
+    def binding_bride(self, m: Model, new: int) -> Model | None:
+        """Binding Bride: the first enemy with it whose influence zone ``m`` enters moving forward to
+        ``new`` (it must stop there, in contact)."""
+        if m.ignores_zones:
+            return None
+        caught = None
+        for j in self.enemies(m):
+            front = BOARD_DEPTH - j.progress - 1
+            if (
+                j.has("Binding Bride")
+                and m.progress < front <= new
+                and (caught is None or front < BOARD_DEPTH - caught.progress - 1)
+            ):
+                caught = j
+        return caught
 
     def push_back(self, target: Model) -> None:
         """Air: the defender is pushed three spaces back, out of every contact."""

@@ -20,11 +20,12 @@ from ..dice import ELEMENTS
 from ..keywords import KW, FightPolicy
 from ..league import UnderdogBonus
 from ..records import MatchRecord
+from .abilities import Abilities
 from .actions import Actions
-from .board import HEALING, OUT, TRAINING, Board, Geometry, Model
+from .board import BOARD_DEPTH, HEALING, OUT, TRAINING, Board, Geometry, Model, Shrine
 from .challenges import SimChallenge, rules_for
 from .journal import Journal
-from .policy import TargetingPolicy
+from .policy import CAUTIOUS, SidePolicy, TargetingPolicy
 from .referee import Referee
 from .roster import SimTeam
 from .scoring import Scoreboard, SimResult, team_record
@@ -50,6 +51,7 @@ class Match:
         underdog: Sequence[UnderdogBonus] | None,
         policy: FightPolicy,
         geometry: Geometry,
+        side_policies: Sequence[SidePolicy] | None = None,
     ) -> None:
         if len(teams) < 2:
             raise ValueError("a match needs at least two teams")
@@ -79,14 +81,22 @@ class Match:
             side.reroll_tokens = b.reroll_tokens
             side.moon_tokens = b.moon_power_tokens
             side.extra_all_stars = b.extra_all_star_awards
+        self.side_policies = list(side_policies or [CAUTIOUS] * self.n)
+        if len(self.side_policies) != self.n:
+            raise ValueError("one SidePolicy per team, in team order")
         self.initiative = 0
+        self.foul_weather = -1  # the round Foul Weather holds
         self.moon_phase = ELEMENTS[rng.randrange(6)]
         rules = rules_for(challenge.slug)
         self.score = Scoreboard(names, self.journal, win_at=rules.win_at)
         self.rules = rules(self)
         self.referee = Referee(self)
         self.policy = TargetingPolicy(self)
+        self.abilities = Abilities(self)
         self.actions = Actions(self)
+        for m in self.board.models:
+            if m.has("Best Friends"):
+                self.policy.choose_best_friend(m)
 
     def tname(self, t: int) -> str:
         return self.sides[t].name
@@ -111,7 +121,18 @@ class Match:
         for t in range(self.n):
             self.deploy(t, start=True)
         self.initiative = self.roll_initiative("setup initiative")
+        self.place_shrines()
         self.rules.setup(self.initiative)
+
+    def place_shrines(self) -> None:
+        """Set-up step 4: from the initiative player, each team places one shrine (at most four; the
+        lanterns are the ``Geometry.lantern`` chance): the effect and the place its policy says."""
+        for t in [(self.initiative + i) % self.n for i in range(self.n)][:4]:
+            effect, where = self.side_policies[t].shrine
+            from_own_edge = 6 if where == "own" else BOARD_DEPTH - 6
+            position = from_own_edge if t == 0 else BOARD_DEPTH - from_own_edge
+            self.board.shrines.append(Shrine(effect, position, t))
+            self.journal.say(f"{self.tname(t)} places a {effect} shrine")
 
     def start_round(self) -> None:
         self.journal.round += 1

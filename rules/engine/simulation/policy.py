@@ -13,6 +13,7 @@ Written down in docs/simulation.md ("Targets", "Deployment", "Underdog tokens").
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,71 @@ if TYPE_CHECKING:
 
 #: Largest pool the target-choosing odds look-up distinguishes.
 ODDS_CAP = 12
+#: Shuriken ("Ranged Combat"): range three, one die, no bonuses, Stealthy.
+SHURIKEN_RANGE = 3
+#: Least value for a model without a ranged profile to throw shuriken instead of running.
+SHURIKEN_MIN = 0.15
+#: Attacks without contact (reach): Fisherman's Spear two spaces, Ika's Anchor three.
+REACH = {"Fisherman's Spear": 2, "Ika's Anchor": 3}
+#: Several ranged attacks instead of an attack: (ability, shots, range or None for the profile's);
+#: the model is Stunned at the end of its activation (Firearm Flurry: no defense dice either).
+VOLLEYS = (("Firearm Flurry", 4, None), ("Air Dragon's Breath", 3, 5))
+#: What being Stunned (and for Firearm Flurry without defense dice) at the end costs a volley.
+VOLLEY_COST = {"Firearm Flurry": 0.6, "Air Dragon's Breath": 0.35}
+
+
+@dataclass(frozen=True)
+class SidePolicy:
+    """How a side plays the choices the rules leave to the player (docs/simulation.md, "Policies").
+
+    ``self_injury``: what its own model's Injury counts against a target's value (the attacker's
+    Spirit); ``attack_floor``: the least expected value it still attacks for (below it the model runs
+    or acts otherwise); ``hide``: a model with nothing worth attacking goes into Stealth (an action,
+    out of every enemy's sight) when an enemy could charge it next; ``objective_margin``: the value of
+    a fight that pulls a model off a challenge objective (medal, crate); ``shrine``: the shrine it
+    places at set-up and where (``own``: six spaces from its own edge, ``enemy``: six from the
+    enemy's).
+    """
+
+    name: str = "cautious"
+    self_injury: float = 1.3
+    attack_floor: float = -0.05
+    hide: bool = True
+    objective_margin: float = 1.0
+    shrine: tuple[str, str] = ("Protect", "own")
+
+
+CAUTIOUS = SidePolicy()
+AGGRESSIVE = SidePolicy(
+    name="aggressive", self_injury=0.6, attack_floor=-0.3, hide=False, objective_margin=0.0, shrine=("Slow", "enemy")
+)
+#: The policy levels by name (the balance study and the app pick them by name).
+LEVELS = {p.name: p for p in (CAUTIOUS, AGGRESSIVE)}
+
+
+@dataclass(frozen=True)
+class Shot:
+    """A ranged attack action the policy picked: the target, its value (for a volley the sum of its
+    shots), spaces to move first, and what it is (``ranged``: the profile's, ``shuriken``, or a
+    volley ability's name with its ``shots`` and ``range``)."""
+
+    target: Model | None = None
+    value: float = 0.0
+    need: int = 0
+    kind: str = "ranged"
+    shots: int = 1
+    range: int = 0
+
+
+NO_SHOT = Shot()
+
+
+def attack_reach(m: Model) -> int:
+    """How far away ``m`` may make a close combat attack (1: adjacent)."""
+    for name, spaces in REACH.items():
+        if m.has(name):
+            return spaces
+    return 1
 
 
 @cache
@@ -52,6 +118,12 @@ class TargetingPolicy(Part):
         """Deployment and Healing House order: the strongest first."""
         n = m.ninja
         return n.attack + n.defense + 0.3 * len(n.keywords) + (1 if n.is_chunin else 0)
+
+    def choose_best_friend(self, m: Model) -> None:
+        """Best Friends: chosen before the game, the strongest other model of the team that plays."""
+        friends = [f for f in self.board.team_models(m.team) if f is not m and f.where != "out"]
+        if friends:
+            m.best_friend = max(friends, key=lambda f: (self.strength(f), -f.uid)).uid
 
     def activation_order_key(self, m: Model) -> tuple:
         """The lowest activates next: models in contact, then those already advanced, strongest Attack first."""
@@ -81,7 +153,7 @@ class TargetingPolicy(Part):
             inj = stun_v = 0.0
         if ctx.ranged:
             return void * inj + earth * stun_v
-        self_inj = 0.0 if attacker.moon else 1.3
+        self_inj = 0.0 if attacker.moon else self.match.side_policies[attacker.team].self_injury
         self_stun = 0.0 if (attacker.moon or attacker.has(KW.PRECISION_STRIKE)) else 0.3
         return void * inj + earth * stun_v + fire * (stun_v - self_stun) - spirit * self_inj + 0.02 * air
 
@@ -89,12 +161,30 @@ class TargetingPolicy(Part):
 
     def targets(self, m: Model, reach: int) -> list[Model]:
         out = []
+        far = attack_reach(m)
         for e in self.board.enemies(m):
             if not self.board.visible(m, e):
                 continue
-            if e.uid in m.engaged or self.board.distance(m, e) - 1 <= reach:
+            if e.uid in m.engaged or self.board.distance(m, e) - far <= reach:
                 out.append(e)
         return out
+
+    def dodge_chance(self, m: Model) -> float:
+        """The policy's estimate that ``m`` gets out of contact (0 when Allure or Spirit Power hold it)."""
+        if m.ignores_zones:
+            return 1.0
+        models = self.board.models
+        if any(models[u].spirit_power or u == m.allured_by for u in m.engaged):
+            return 0.0
+        return 0.66 if m.has(KW.NIMBLE) else 0.42
+
+    def attack_value(self, m: Model, mv: int, stunned: bool) -> float:
+        """The value of ``m``'s best attack (melee or ranged) this activation; what an action ability
+        must beat."""
+        reach = mv + (3 if m.has("Pounce") and not stunned else 0)
+        target, value, _ = self.best_target(m, reach, stunned=stunned)
+        shot = self.ranged_option(m, 0 if stunned else mv, stunned=stunned, shuriken=target is None)
+        return max(value, shot.value)
 
     def best_target(self, m: Model, reach: int, *, stunned: bool) -> tuple[Model | None, float, bool]:
         """(target, expected value, needs_move)."""
@@ -102,16 +192,19 @@ class TargetingPolicy(Part):
         rivals = []
         if m.has(AB.SUPREME_MASTER):
             rivals = [e for e in self.board.enemies(m) if is_rival(m, e)]
-        p_dodge = 1.0 if m.ignores_zones else (0.66 if m.has(KW.NIMBLE) else 0.42)
+        p_dodge = self.dodge_chance(m)
+        far = attack_reach(m)
+        honor = m.has("Honor")
         for e in self.targets(m, reach):
             adjacent = e.uid in m.engaged
-            needs_move = not adjacent
+            in_reach = far > 1 and self.board.distance(m, e) <= far
+            needs_move = not adjacent and not in_reach
             if needs_move and stunned:
                 continue
             back = (m.uid in e.behind) if adjacent else False
             ctx = self.referee.context(m, e, moved=needs_move, spaces=3 if needs_move else 0, back=back)
             value = self.expected_value(m, e, ctx)
-            if needs_move and e.engaged and not adjacent:
+            if needs_move and e.engaged and not adjacent and not honor and far == 1:
                 value += 0.1  # a chance of a back strike
             if needs_move and m.engaged:
                 value *= p_dodge
@@ -121,13 +214,13 @@ class TargetingPolicy(Part):
                 best = (e, value, needs_move)
         return best
 
-    def ranged_option(self, m: Model, mv: int) -> tuple[Model | None, float, int]:
-        """Best ranged target: (target, value, spaces to move first).  The
-        model may first move closer (never into contact); Shuriken (one die,
-        range 3) are never thrown by the policy."""
-        reach = m.shooting_range
-        if not reach or m.engaged:
-            return None, 0.0, 0
+    def shot_range(self, m: Model, base: int) -> int:
+        """A ranged attack's reach this round: Foul Weather's four spaces at most."""
+        return min(base, 4) if self.match.foul_weather == self.journal.round else base
+
+    def best_shot(self, m: Model, mv: int, reach: int, *, shuriken: bool = False) -> tuple[Model | None, float, int]:
+        """(target, value, spaces to move first) of one ranged attack with range ``reach``; the model may
+        first move up to ``mv`` closer (never into contact)."""
         best: tuple[Model | None, float, int] = (None, 0.0, 0)
         for e in self.board.enemies(m):
             if not self.board.visible(m, e) or e.has(AB.FLASHING_SPEAR):
@@ -135,10 +228,42 @@ class TargetingPolicy(Part):
             need = max(0, self.board.distance(m, e) - reach)
             if need > mv or self.board.distance(m, e) - need < 2:
                 continue
-            ctx = self.referee.context(m, e, moved=need > 0, spaces=need, back=False, ranged=True)
+            extra = {"shuriken": True} if shuriken else None
+            ctx = self.referee.context(m, e, moved=need > 0, spaces=need, back=False, ranged=True, extra=extra)
             v = self.expected_value(m, e, ctx)
             if v > best[1]:
                 best = (e, v, need)
+        return best
+
+    def ranged_option(self, m: Model, mv: int, *, stunned: bool = False, shuriken: bool = True) -> Shot:
+        """The best ranged attack action. The model may first move closer (never into contact). The
+        profile's ranged attack (Long Shot: +2 range without moving); a volley (Firearm Flurry, Air
+        Dragon's Breath) when its shots are worth more than its cost; shuriken for a model without a
+        ranged profile only when ``shuriken`` (the caller: nothing in reach for a close combat attack)
+        and the throw is worth :data:`SHURIKEN_MIN` (a run usually does more)."""
+        if m.engaged:
+            return NO_SHOT
+        best = NO_SHOT
+        base = m.shooting_range
+        if base:
+            t, v, need = self.best_shot(m, mv, self.shot_range(m, base))
+            best = Shot(t, v, need, "ranged", 1, base)
+            if m.has("Long Shot"):
+                t, v, _ = self.best_shot(m, 0, self.shot_range(m, base + 2))
+                if t is not None and v > best.value:
+                    best = Shot(t, v, 0, "Long Shot", 1, base + 2)
+        elif shuriken:
+            t, v, need = self.best_shot(m, mv, self.shot_range(m, SHURIKEN_RANGE), shuriken=True)
+            if t is not None and v >= SHURIKEN_MIN:
+                best = Shot(t, v, need, "shuriken", 1, SHURIKEN_RANGE)
+        for name, shots, rng in VOLLEYS:
+            if not m.has(name) or (name == "Firearm Flurry" and stunned):
+                continue
+            reach = self.shot_range(m, rng or base)
+            t, v, need = self.best_shot(m, mv, reach)
+            total = shots * v - (0.0 if m.moon else VOLLEY_COST[name])
+            if t is not None and total > best.value:
+                best = Shot(t, total, need, name, shots, reach)
         return best
 
     def worth_a_power_strike(self, m: Model, target: Model) -> bool:

@@ -69,6 +69,7 @@ class Referee(Part):
         kw: dict = dict(attacker_moved=moved, spaces_moved=spaces)
         t_a, t_d = attacker.team, target.team
         friends, foes = self.board.on_board(t_a), self.board.on_board(t_d)
+        bonus_a = bonus_d = 0
         if ranged:
             kw.update(ranged=True, ranged_bonus=attacker.ninja.ranged_attack_bonus)
             text = attacker.ninja.ranged_text
@@ -90,13 +91,17 @@ class Referee(Part):
                 guard_assists=sum(1 for f in d_help if f.has(KW.GUARD)),
                 back_strike=back,
             )
-        bonus, notes = 0, []
+            bonus_a = self.best_friends(attacker, a_help)
+            bonus_d = self.best_friends(target, d_help)
+        bonus, notes = bonus_a, ["Best Friends +1"] if bonus_a else []
         for chunin in friends:
             if chunin is not attacker and chunin.has("Tyrant") and abs(chunin.progress - attacker.progress) <= 4:
                 bonus += 1
                 notes.append("Tyrant +1")
                 break
-        d_bonus = 0
+        d_bonus = bonus_d
+        if bonus_d:
+            notes.append("Best Friends +1 Defense")
         for k in foes:
             if k is not target and k.has("Resolute Melody") and not ranged and (k.engaged & target.engaged):
                 d_bonus += 1
@@ -115,6 +120,14 @@ class Referee(Part):
         if extra:
             kw.update(extra)
         return FightContext(**kw)
+
+    def best_friends(self, m: Model, helpers: list[Model]) -> int:
+        """Best Friends: +1 more (the assist is +2) when the Inu Clan Kaiken's chosen friend assists it,
+        or the kaiken assists its chosen friend."""
+        for h in helpers:
+            if (m.has("Best Friends") and m.best_friend == h.uid) or (h.has("Best Friends") and h.best_friend == m.uid):
+                return 1
+        return 0
 
     # -- the attack ----------------------------------------------------------
 
@@ -136,7 +149,7 @@ class Referee(Part):
         kind = "shoots" if ctx.ranged else "attacks"
         say(f"{attacker.name} {kind} {target.name}: {out.attack_dice} v {out.defense_dice} dice{mods}; {res}{who}")
         self.spend(out, attacker, target)
-        if not (ctx.ranged and attacker.shoots_stealthily):
+        if not (ctx.ranged and (attacker.shoots_stealthily or ctx.shuriken)):
             attacker.stealth = False
         # Fire: the other models in the attacker's influence zone
         zone: list[tuple[Model, bool]] = []

@@ -17,6 +17,8 @@ from .base import Challenge
 
 #: Samurai Sentries guarding the objectives.
 SENTRIES = 6
+#: The status effect an Injured sentry gets two of ("Samurai Sentry": it stays in the Healing House while it has one).
+DELAY = "Delay"
 
 
 class SentryGuarded(Challenge):
@@ -30,7 +32,7 @@ class SentryGuarded(Challenge):
     def fight_worth_more(self, m: Model, mv: int, stunned: bool) -> bool:
         """Policy: a model leaves the objective for a fight worth more than 1."""
         _target, value, _ = self.match.policy.best_target(m, mv, stunned=stunned)
-        return value > 1.0
+        return value > self.match.side_policies[m.team].objective_margin
 
     def sentry_attack(self, m: Model) -> bool:
         """A sentry guarding the objective attacks ``m`` first (with the
@@ -52,7 +54,7 @@ class SentryGuarded(Challenge):
         if out.attacker.harm is Harm.INJURED:
             m.injuries += 1  # sentries are enemy models
             self.sentries_down.append(2)
-            self.journal.say("the sentry is Injured (two Delay tokens)")
+            self.journal.say(f"the sentry is Injured (two {DELAY} tokens)")
         match.referee.harm(m, out.defender.harm, by=None)
         return m.on_board and out.defender.harm is Harm.NONE
 
