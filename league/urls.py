@@ -15,5 +15,6 @@ urlpatterns = [
     # The API app sits above every other: named by string, never imported (api/apps.py).
     path("api/v1/", include("api.urls")),
     path("accounts/api/", include("api.web_urls")),
+    path("exports/", include("api.export_urls")),
     path("admin/", admin.site.urls),
 ]

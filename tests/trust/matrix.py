@@ -402,6 +402,9 @@ def _api_result(w: World) -> dict:
 RULES.update(
     {
         "data:token": [Case(kwargs=lambda w: {}, get=MEMBERS, post=MEMBERS)],
+        "exports:table_csv": [_public(lambda w: {"slug": w.league.slug, "number": w.season.number})],
+        "exports:roster_csv": [_public(lambda w: {"pk": w.team_a.pk})],
+        "exports:league_export": [Case(kwargs=_league, get=MASTER, post=None)],
         "api:api-root": [_public()],
         "api:schema": [_public()],
         "api:docs": [_public()],
