@@ -3,13 +3,10 @@ forms call, after the permission functions the pages ask (api.permissions)."""
 
 from __future__ import annotations
 
-from csp.constants import SELF, UNSAFE_INLINE
-from csp.decorators import csp_update
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Prefetch
 from django.http import Http404
-from django.utils.decorators import method_decorator
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import mixins, status, viewsets
@@ -424,10 +421,7 @@ class NewsletterViewSet(ReadOnlyViewSet):
 # --- the documentation page -------------------------------------------------------------------------
 
 
-@method_decorator(
-    csp_update({"style-src": [UNSAFE_INLINE], "img-src": [SELF, "data:"], "worker-src": [SELF, "blob:"]}), name="get"
-)
 class DocsView(SpectacularSwaggerSplitView):
     """Swagger UI over the schema, served from the site (drf-spectacular-sidecar), its start-up
-    script a file of its own (no inline script); Swagger UI sets inline styles, so this page allows
-    them (django-csp, as the newsletter page does for style attributes)."""
+    script a file of its own and its page without inline style (templates/drf_spectacular/), so the
+    site's strict Content-Security-Policy holds here as everywhere."""

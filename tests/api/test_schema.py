@@ -26,7 +26,7 @@ def test_the_schema_endpoint_and_the_docs_page(client):
     html = docs.content.decode()
     assert "swagger-ui" in html and "<script>" not in html  # the start-up script is a file of its own
     policy = dict(part.strip().split(" ", 1) for part in docs["Content-Security-Policy"].split(";") if part.strip())
-    assert policy["script-src"] == "'self'"  # no inline script, even here
+    assert policy["script-src"] == "'self'" and policy["style-src"] == "'self'"  # nothing inline, even here
     script = client.get(reverse("api:docs") + "?script=")
     assert script.status_code == 200 and script["Content-Type"].startswith("application/javascript")
     assert b"/api/v1/schema/" in script.content
