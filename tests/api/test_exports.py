@@ -27,7 +27,9 @@ def _rows(resp) -> list[list[str]]:
 def test_the_table_csv_is_the_pages_table(world, client):
     from league.selectors import league_table
 
-    rows = _rows(client.get(reverse("exports:table_csv", kwargs={"slug": "lantern", "number": 1})))
+    url = reverse("exports:table_csv", kwargs={"slug": "lantern", "number": 1})
+    assert url in client.get(reverse("league:season_detail", kwargs={"slug": "lantern", "number": 1})).content.decode()
+    rows = _rows(client.get(url))
     assert rows[0][:3] == ["position", "team", "owner"]
     expected = league_table(world.season)
     assert [r[1] for r in rows[1:]] == [row.team.name for row in expected]
@@ -35,7 +37,9 @@ def test_the_table_csv_is_the_pages_table(world, client):
 
 
 def test_the_roster_csv_lists_the_active_roster(world, client):
-    rows = _rows(client.get(reverse("exports:roster_csv", kwargs={"pk": world.team_a.pk})))
+    url = reverse("exports:roster_csv", kwargs={"pk": world.team_a.pk})
+    assert url in client.get(world.team_a.get_absolute_url()).content.decode()
+    rows = _rows(client.get(url))
     names = sorted(r[0] for r in rows[1:])
     assert names == sorted(world.team_a.ninjas.filter(status="active").values_list("name", flat=True))
 
@@ -98,7 +102,9 @@ def test_import_refuses_a_database_that_is_not_empty(world):
 
 def test_the_masters_download(world, client):
     client.force_login(world.users["master"])
-    resp = client.get(reverse("exports:league_export", kwargs={"slug": "lantern"}))
+    url = reverse("exports:league_export", kwargs={"slug": "lantern"})
+    assert url in client.get(reverse("league:detail", kwargs={"slug": "lantern"})).content.decode()
+    resp = client.get(url)
     assert resp.status_code == 200 and resp["Content-Type"] == "application/json"
     assert resp.content == league_export_json(world.league)
     client.force_login(world.users["player"])
