@@ -410,6 +410,10 @@ class MatchDetailSerializer(MatchSerializer):
     submitted_by = serializers.CharField(source="submitted_by.username", read_only=True, allow_null=True)
     confirmed_by = serializers.CharField(source="confirmed_by.username", read_only=True, allow_null=True)
     outcomes = serializers.SerializerMethodField()
+    seed = serializers.SerializerMethodField(
+        help_text="The seed of the server's dice, shown with the outcomes (as on the match page): before "
+        "the post-game sequence it would let a player foresee the dice"
+    )
 
     class Meta(MatchSerializer.Meta):
         fields = [
@@ -427,6 +431,9 @@ class MatchDetailSerializer(MatchSerializer):
             "void_reason",
             "outcomes",
         ]
+
+    def get_seed(self, match) -> int | None:
+        return match.seed if self.context.get("outcomes") else None
 
     @extend_schema_field(OutcomesSerializer(allow_null=True))
     def get_outcomes(self, match):

@@ -98,7 +98,10 @@ def test_every_status_of_every_match_fits_the_schema(world, api):
     for match in (world.confirmed, world.submitted, world.open_match, world.other_match):
         body = reader.get(reverse("api:match-detail", kwargs={"pk": match.pk})).json()
         assert body["status"] == match.status
+        if match.status != "confirmed":
+            assert body["seed"] is None and body["outcomes"] is None  # the dice stay unforeseeable
     full = reader.get(reverse("api:match-detail", kwargs={"pk": world.confirmed.pk})).json()
+    assert full["seed"] == world.confirmed.seed
     assert full["outcomes"]["treasury"], "a confirmed match shows the koban it earned"
     assert {side["team"] for side in full["sides"]} == {world.team_a.pk, world.team_b.pk}
     assert all(side["roster_snapshot"] for side in full["sides"])
