@@ -69,13 +69,13 @@ def test_the_depth_scan():
     assert json_depth(b"[" * 10 + b"]" * 10) == 10
 
 
+#: Every API write that reads a body (tests/trust/test_hostile_input.py counts on this list).
+WRITE_NAMES = ("api:match-draft", "api:match-result", "api:match-reject", "api:season-schedule")
+
+
 def _writes(world) -> list[str]:
-    return [
-        reverse("api:match-draft", kwargs={"pk": world.open_match.pk}),
-        reverse("api:match-result", kwargs={"pk": world.open_match.pk}),
-        reverse("api:match-reject", kwargs={"pk": world.submitted.pk}),
-        reverse("api:season-schedule", kwargs={"pk": world.other_season.pk}),
-    ]
+    objects = [world.open_match, world.open_match, world.submitted, world.other_season]
+    return [reverse(name, kwargs={"pk": obj.pk}) for name, obj in zip(WRITE_NAMES, objects, strict=True)]
 
 
 def test_hostile_json_is_refused_cleanly_at_every_write(world, api, settings):
