@@ -60,6 +60,12 @@ INSTALLED_APPS = [
     "league.apps.LeagueConfig",
     "outbox",
     "newsletters",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -302,6 +308,63 @@ PERMISSIONS_POLICY = {
 }
 if env_bool("USE_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# The public REST API (api/, docs/api.md): token or session authentication, JSON only, bounded
+# bodies and pages, throttled per address (anonymous) and per member.
+API_MAX_BODY_BYTES = int(os.environ.get("API_MAX_BODY_BYTES", str(64 * 1024)))
+API_MAX_JSON_DEPTH = 8
+API_THROTTLE_RATES = {
+    "anon": os.environ.get("API_THROTTLE_ANON", "120/min"),
+    "user": os.environ.get("API_THROTTLE_USER", "600/min"),
+    "write": os.environ.get("API_THROTTLE_WRITE", "60/min"),
+}
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "rest_framework.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonThrottle", "api.throttling.MemberThrottle"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Moonlight League API",
+    "DESCRIPTION": "Read the rules catalog, leagues, seasons, tables, fixtures, matches, teams, ninjas and "
+    "newsletters; enter results and trigger schedules with a token (docs/api.md).",
+    "VERSION": "1.0.0",
+    "OAS_VERSION": "3.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.schema.add_error_responses",
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "SeasonStatusEnum": "league.models.Season.Status",
+        "ScheduleRunStatusEnum": "league.models.ScheduleRun.Status",
+        "ScheduleKindEnum": "league.models.ScheduleRun.Kind",
+        "MatchStatusEnum": "matches.models.Match.Status",
+        "TeamStatusEnum": "teams.models.Team.Status",
+        "NinjaStatusEnum": "teams.models.Ninja.Status",
+        "NewsletterStatusEnum": "newsletters.models.Newsletter.Status",
+        "NewsletterKindEnum": "newsletters.models.Newsletter.Kind",
+        "ProfileKindEnum": "rules.models.Profile.Kind",
+        "ElementEnum": "rules.models.Element",
+    },
+}
 
 LOGGING = {
     "version": 1,

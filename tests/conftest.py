@@ -132,3 +132,11 @@ def _page_cache_off_unless_asked(request, settings):
     """Cached anonymous pages would leak between tests; tests of the cache mark themselves."""
     if "page_cache" not in request.keywords:
         settings.PAGE_CACHE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
+def _api_throttles_off_unless_asked(request, settings):
+    """The API's throttles count per address across tests (the cache lives on); tests of the
+    throttles mark themselves `throttle` and keep the configured rates."""
+    if "throttle" not in request.keywords:
+        settings.API_THROTTLE_RATES = {"anon": "100000/min", "user": "100000/min", "write": "100000/min"}

@@ -136,6 +136,7 @@ def seed_world() -> World:
         roll=roll,
         run=run,
     )
+    world.extra["tokens"] = _api_tokens(users)
     _seed_newsletters(world)
     _seed_simulation(world)
     _seed_balance_study(world)
@@ -143,6 +144,13 @@ def seed_world() -> World:
     for obj in (confirmed, submitted, open_match, team_a, team_b):
         obj.refresh_from_db()
     return world
+
+
+def _api_tokens(users: dict) -> dict[str, str]:
+    """Every member's API token (the API's matrix and walk-throughs authenticate with them)."""
+    from rest_framework.authtoken.models import Token
+
+    return {role: Token.objects.create(user=user).key for role, user in users.items()}
 
 
 def _seed_team_states(world: World) -> None:

@@ -1,0 +1,31 @@
+"""Throttles whose rates are read from settings when a request comes (``API_THROTTLE_RATES``), so
+an environment variable (or a test) sets them without reloading DRF."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+
+
+class _SettingsRate:
+    def get_rate(self):
+        return settings.API_THROTTLE_RATES[self.scope]
+
+    def allow_request(self, request, view):
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        return super().allow_request(request, view)
+
+
+class AnonThrottle(_SettingsRate, AnonRateThrottle):
+    scope = "anon"
+
+
+class MemberThrottle(_SettingsRate, UserRateThrottle):
+    scope = "user"
+
+
+class WriteThrottle(_SettingsRate, UserRateThrottle):
+    """Writes (results, decisions, schedules) per member, on top of the member's overall rate."""
+
+    scope = "write"

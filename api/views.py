@@ -1,0 +1,427 @@
+"""The REST API's endpoints. Reads use the selectors the pages use; writes call the services the
+forms call, after the permission functions the pages ask (api.permissions)."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import Prefetch
+from django.http import Http404
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.views import SpectacularSwaggerSplitView
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from api import permissions, results
+from api import serializers as s
+from api.filters import MatchFilter, NewsletterFilter, NinjaFilter, ProfileFilter, SeasonFilter, TeamFilter
+from api.throttling import AnonThrottle, MemberThrottle, WriteThrottle
+from league import selectors as league_selectors
+from league import services as league_services
+from league.models import ScheduleRun, Season
+from league.tasks import schedule_generate_task
+from matches import selectors as match_selectors
+from matches import services as match_services
+from matches.models import Match, MatchTeam
+from newsletters.models import Newsletter
+from outbox.dispatch import dispatch_on_commit
+from rules import selectors as rules_selectors
+from rules.engine import league as rules_league
+from rules.models import AdvancementRow, Clan, DowntimeRow, Keyword, RevenueRow, XpLevel
+from teams import selectors as team_selectors
+from teams.models import Advancement, Ninja, Team
+
+WRITE_THROTTLES = [AnonThrottle, MemberThrottle, WriteThrottle]
+SCROLL_GAMES = 20  # the scroll's latest games, as on the page (teams.views.SCROLL_GAMES); ?games=all for all
+
+
+class ReadOnlyViewSet(viewsets.ReadOnlyModelViewSet):
+    lookup_value_regex = r"[0-9]{1,18}"
+
+
+class ListViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    pass
+
+
+# --- the rules catalog ------------------------------------------------------------------------------
+
+
+class ClanViewSet(ReadOnlyViewSet):
+    queryset = Clan.objects.order_by("order", "name")
+    serializer_class = s.ClanSerializer
+    lookup_field = "slug"
+    lookup_value_regex = r"[-\w]{1,100}"
+    pagination_class = None
+
+
+class ProfileViewSet(ReadOnlyViewSet):
+    queryset = rules_selectors.profiles_for_display()
+    serializer_class = s.ProfileSerializer
+    lookup_field = "slug"
+    lookup_value_regex = r"[-\w]{1,100}"
+    filterset_class = ProfileFilter
+
+
+class KeywordViewSet(ListViewSet):
+    queryset = Keyword.objects.order_by("category", "order", "name")
+    serializer_class = s.KeywordSerializer
+
+
+class ChallengeViewSet(ReadOnlyViewSet):
+    queryset = rules_selectors.challenges_with_awards()
+    serializer_class = s.ChallengeSerializer
+    lookup_field = "slug"
+    lookup_value_regex = r"[-\w]{1,100}"
+    pagination_class = None
+
+
+class StatusEffectViewSet(ListViewSet):
+    queryset = rules_selectors.status_effects()
+    serializer_class = s.StatusEffectSerializer
+    pagination_class = None
+
+
+class RulesTablesView(APIView):
+    """The league tables of the rulebook: XP levels, advancement, downtime and revenue."""
+
+    @extend_schema(responses=s.RulesTablesSerializer)
+    def get(self, request):
+        data = {
+            "xp_levels": XpLevel.objects.order_by("level"),
+            "advancement": AdvancementRow.objects.order_by("order"),
+            "downtime": DowntimeRow.objects.order_by("order"),
+            "revenue": RevenueRow.objects.order_by("order"),
+        }
+        return Response(s.RulesTablesSerializer(data).data)
+
+
+# --- leagues and seasons ----------------------------------------------------------------------------
+
+
+class LeagueViewSet(ReadOnlyViewSet):
+    lookup_field = "slug"
+    lookup_value_regex = r"[-\w]{1,100}"
+
+    def get_queryset(self):
+        qs = league_selectors.leagues_for_list()
+        if self.action == "retrieve":
+            qs = qs.prefetch_related(
+                Prefetch("seasons", queryset=Season.objects.order_by("number"), to_attr="all_seasons")
+            )
+        return qs
+
+    def get_serializer_class(self):
+        return s.LeagueDetailSerializer if self.action == "retrieve" else s.LeagueSerializer
+
+
+class SeasonViewSet(ReadOnlyViewSet):
+    queryset = Season.objects.select_related("league").order_by("league__slug", "number")
+    serializer_class = s.SeasonSerializer
+    filterset_class = SeasonFilter
+
+    def get_permissions(self):
+        if self.action == "schedule":
+            return [IsAuthenticated(), permissions.IsSeasonMaster()]
+        return super().get_permissions()
+
+    def get_throttles(self):
+        return [t() for t in WRITE_THROTTLES] if self.action == "schedule" else super().get_throttles()
+
+    @extend_schema(responses=s.TableSerializer, filters=False)
+    @action(detail=True, filterset_class=None, pagination_class=None)
+    def table(self, request, pk=None):
+        """The league table (sorted with the season's tie-breakers); a finished season's archived table."""
+        season = self.get_object()
+        if season.is_finished:
+            rows = (season.final_table or {}).get("rows", [])
+        else:
+            rows = [row.as_dict() for row in league_selectors.league_table(season)]
+        data = {"season": season.pk, "archived": season.is_finished, "tie_breakers": season.tie_breaker_list}
+        return Response(s.TableSerializer({**data, "rows": rows}).data)
+
+    @extend_schema(responses=s.RoundSerializer(many=True), filters=False)
+    @action(detail=True, filterset_class=None, pagination_class=None)
+    def fixtures(self, request, pk=None):
+        """The season's fixtures by round (regular rounds, arranged games, playoff rounds), with byes."""
+        season = self.get_object()
+        return Response(s.RoundSerializer(league_selectors.season_rounds(season), many=True).data)
+
+    @extend_schema(request=s.ScheduleInput, responses={202: s.ScheduleRunSerializer}, filters=False)
+    @action(detail=True, methods=["post"], filterset_class=None, pagination_class=None)
+    def schedule(self, request, pk=None):
+        """Generate fixtures (the master): a round robin, the next weekly or swiss round, or the playoffs.
+        The fixtures are made by a background task; ``status_url`` reports its progress."""
+        season = self.get_object()
+        form = s.ScheduleInput(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        with transaction.atomic():
+            run = league_services.schedule_request(
+                season=season,
+                kind=data["kind"],
+                round_number=data.get("round_number"),
+                challenge=data.get("challenge"),
+                actor=request.user,
+            )
+            if run.status == ScheduleRun.Status.PENDING:
+                dispatch_on_commit(
+                    schedule_generate_task, args=[run.pk], task_id=run.task_id, description=f"Generate fixtures: {run}"
+                )
+        return Response(
+            s.ScheduleRunSerializer(run, context={"request": request}).data, status=status.HTTP_202_ACCEPTED
+        )
+
+
+# --- matches ----------------------------------------------------------------------------------------
+
+
+def _match_response(pk: int, request) -> Response:
+    match = match_selectors.match_for_page(pk)
+    outcomes = None
+    if match.sequence_applied_at is not None or match.status == Match.Status.VOIDED:
+        outcomes = match_selectors.sequence_outcomes(match)
+    return Response(s.MatchDetailSerializer(match, context={"request": request, "outcomes": outcomes}).data)
+
+
+@extend_schema_view(
+    list=extend_schema(
+        description="Fixtures and results, newest first; filter by league, season, status, round, team."
+    ),
+)
+class MatchViewSet(ReadOnlyViewSet):
+    filterset_class = MatchFilter
+
+    def get_queryset(self):
+        if self.action == "list":
+            return (
+                Match.objects.select_related("league", "challenge")
+                .prefetch_related(Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("slot")))
+                .distinct()
+            )
+        # the permission functions read the league's master and each side's owner
+        return Match.objects.select_related("league", "season", "challenge").prefetch_related(
+            Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("slot"))
+        )
+
+    def get_serializer_class(self):
+        return s.MatchSerializer if self.action == "list" else s.MatchDetailSerializer
+
+    def get_permissions(self):
+        if self.action in ("draft", "result"):
+            return [IsAuthenticated(), permissions.CanEnterResult()]
+        if self.action in ("confirm", "reject"):
+            return [IsAuthenticated(), permissions.CanConfirmResult()]
+        return super().get_permissions()
+
+    def get_throttles(self):
+        if self.action in ("draft", "result", "confirm", "reject"):
+            return [t() for t in WRITE_THROTTLES]
+        return super().get_throttles()
+
+    def retrieve(self, request, pk=None):
+        """A match with its full record."""
+        return _match_response(self.get_object().pk, request)
+
+    def _open_for_result(self) -> Match:
+        match = self.get_object()
+        if match.status != Match.Status.SCHEDULED:
+            raise ValidationError(f"This match is {match.get_status_display().lower()}.")
+        if match.challenge_id is None:
+            raise ValidationError("Choose the challenge before entering the result.")
+        return match
+
+    def _kicked_off_form(self, match: Match, document: dict):
+        """Kick the match off if need be (a posted draft or result is an explicit act, as on the
+        page) and bind the result page's form to the document. Inside the caller's transaction."""
+        if match.kicked_off_at is None:
+            match_services.match_kick_off(match=match)
+        match = match_selectors.match_for_page(match.pk)
+        form = results.result_form(match, None)
+        form = results.result_form(match, results.form_data(document, form))
+        return match, form
+
+    @extend_schema(request=s.DraftInput, responses=s.DraftSerializer, filters=False)
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def draft(self, request, pk=None):
+        """Save a result still being entered (any part may be missing); the result page shows it."""
+        match = self._open_for_result()
+        document = s.DraftInput(data=request.data)
+        document.is_valid(raise_exception=True)
+        with transaction.atomic():
+            match, form = self._kicked_off_form(match, document.validated_data)
+            saved = match_services.match_save_draft(match=match, data=dict(form.data.items()), actor=request.user)
+        return Response(s.DraftSerializer({"match": saved.pk, "draft": saved.result_draft}).data)
+
+    @extend_schema(request=s.ResultInput, responses=s.MatchDetailSerializer, filters=False)
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def result(self, request, pk=None):
+        """Submit the result. It waits for an opponent (or the master) to confirm, unless the league
+        needs no confirmation or the master submits it: then the post-game sequence runs at once."""
+        match = self._open_for_result()
+        document = s.ResultInput(data=request.data)
+        document.is_valid(raise_exception=True)
+        with transaction.atomic():
+            match, form = self._kicked_off_form(match, document.validated_data)
+            if not form.is_valid():
+                raise ValidationError(results.form_errors(form))
+            record, upkeep, faces = form.to_record()
+            match_services.match_submit_result(
+                match=match, record=record, actor=request.user, upkeep=upkeep, downtime_faces=faces
+            )
+        return _match_response(match.pk, request)
+
+    @extend_schema(request=None, responses=s.MatchDetailSerializer, filters=False)
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def confirm(self, request, pk=None):
+        """Confirm a submitted result (an opponent or the master): the post-game sequence runs."""
+        match = self.get_object()
+        match_services.match_confirm(match=match, actor=request.user)
+        return _match_response(match.pk, request)
+
+    @extend_schema(request=s.DecisionInput, responses=s.MatchDetailSerializer, filters=False)
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def reject(self, request, pk=None):
+        """Send a submitted result back for correction (an opponent or the master)."""
+        match = self.get_object()
+        decision = s.DecisionInput(data=request.data)
+        decision.is_valid(raise_exception=True)
+        match_services.match_reject(match=match, actor=request.user, reason=decision.validated_data["reason"])
+        return _match_response(match.pk, request)
+
+
+# --- teams and ninjas -------------------------------------------------------------------------------
+
+
+def _with_rating(teams):
+    for team in teams:
+        team.rating = rules_league.team_rating(team_selectors.team_snapshot(team, team.roster))
+    return teams
+
+
+class TeamViewSet(ReadOnlyViewSet):
+    filterset_class = TeamFilter
+
+    def get_queryset(self):
+        if self.action == "ledger":
+            return Team.objects.all()
+        return (
+            Team.objects.select_related("clan", "owner", "league")
+            .prefetch_related(team_selectors.rating_prefetch())
+            .order_by("id")
+        )
+
+    def get_serializer_class(self):
+        return s.TeamDetailSerializer if self.action == "retrieve" else s.TeamSerializer
+
+    def get_permissions(self):
+        if self.action == "ledger":
+            return [IsAuthenticated(), permissions.CanSeeLedger()]
+        return super().get_permissions()
+
+    def list(self, request):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(s.TeamSerializer(_with_rating(page), many=True).data)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("games", str, enum=["all"], description="Every game, not only the latest 20")]
+    )
+    def retrieve(self, request, pk=None):
+        """The team scroll: roster with every advancement applied, and its games (newest first)."""
+        try:
+            team = team_selectors.team_for_scroll(int(self.kwargs["pk"]))
+        except (Team.DoesNotExist, ValueError):
+            raise Http404("No such team") from None
+        games = team_selectors.team_game_records(team)
+        if request.query_params.get("games") != "all":
+            games = games[:SCROLL_GAMES]
+        team.rating = rules_league.team_rating(team_selectors.team_snapshot(team))
+        context = {
+            "request": request,
+            "lines": [team_selectors.ninja_line(n) for n in team.roster],
+            "games": [team_selectors.game_record_line(side) for side in games],
+        }
+        return Response(s.TeamDetailSerializer(team, context=context).data)
+
+    @extend_schema(
+        responses=s.LedgerPageSerializer,
+        filters=False,
+        parameters=[OpenApiParameter("page", int), OpenApiParameter("page_size", int)],
+    )
+    @action(detail=True, filterset_class=None)
+    def ledger(self, request, pk=None):
+        """The team's koban ledger, newest first: its player and the master of a season it plays in only."""
+        team = self.get_object()
+        page = self.paginate_queryset(team.ledger.select_related("match").order_by("-id"))
+        return self.get_paginated_response(s.TreasuryEntrySerializer(page, many=True).data)
+
+
+def _ninja_queryset():
+    from teams.models import AdvancementRoll
+
+    return (
+        Ninja.objects.select_related("profile")
+        .prefetch_related(
+            "profile__keywords",
+            "profile__abilities",
+            "chosen_abilities",
+            Prefetch("advancements", queryset=Advancement.objects.select_related("keyword").order_by("id")),
+            Prefetch(
+                "advancement_rolls",
+                queryset=AdvancementRoll.objects.filter(status=AdvancementRoll.Status.PENDING).order_by("id"),
+                to_attr="pending_rolls",
+            ),
+        )
+        .order_by("id")
+    )
+
+
+class NinjaViewSet(ReadOnlyViewSet):
+    """Ninjas (released ones too), each with its profile as advanced."""
+
+    serializer_class = s.NinjaLineSerializer
+    filterset_class = NinjaFilter
+    queryset = _ninja_queryset()
+
+    def list(self, request):
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(
+            s.NinjaLineSerializer([team_selectors.ninja_line(n) for n in page], many=True).data
+        )
+
+    def retrieve(self, request, pk=None):
+        return Response(s.NinjaLineSerializer(team_selectors.ninja_line(self.get_object())).data)
+
+
+# --- newsletters ------------------------------------------------------------------------------------
+
+
+class NewsletterViewSet(ReadOnlyViewSet):
+    """Published newsletters, newest first."""
+
+    filterset_class = NewsletterFilter
+    permission_classes = [permissions.CanReadNewsletter]
+
+    def get_queryset(self):
+        qs = Newsletter.objects.select_related("league")
+        if self.action == "list":
+            return (
+                qs.filter(status=Newsletter.Status.PUBLISHED)
+                .defer("sections", "content_html", "content_text", "editorial", "editorial_html")
+                .order_by("-published_at", "-id")
+            )
+        return qs.defer("sections")
+
+    def get_serializer_class(self):
+        return s.NewsletterDetailSerializer if self.action == "retrieve" else s.NewsletterSerializer
+
+
+# --- the documentation page -------------------------------------------------------------------------
+
+
+class DocsView(SpectacularSwaggerSplitView):
+    """Swagger UI over the schema, served from the site (drf-spectacular-sidecar), its start-up
+    script a file of its own and its page without inline style (templates/drf_spectacular/), so the
+    site's strict Content-Security-Policy holds here as everywhere."""

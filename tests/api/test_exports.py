@@ -1,0 +1,111 @@
+"""CSV downloads, and the league export that round-trips byte for byte."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.urls import reverse
+
+from api.backup import league_export_json, league_import
+from league.models import League
+from matches.models import Match
+from teams.models import Team
+
+pytestmark = pytest.mark.usefixtures("catalog")
+
+
+def _rows(resp) -> list[list[str]]:
+    assert resp.status_code == 200 and resp["Content-Type"].startswith("text/csv")
+    assert "attachment" in resp["Content-Disposition"]
+    return list(csv.reader(io.StringIO(resp.content.decode())))
+
+
+def test_the_table_csv_is_the_pages_table(world, client):
+    from league.selectors import league_table
+
+    url = reverse("exports:table_csv", kwargs={"slug": "lantern", "number": 1})
+    assert url in client.get(reverse("league:season_detail", kwargs={"slug": "lantern", "number": 1})).content.decode()
+    rows = _rows(client.get(url))
+    assert rows[0][:3] == ["position", "team", "owner"]
+    expected = league_table(world.season)
+    assert [r[1] for r in rows[1:]] == [row.team.name for row in expected]
+    assert rows[1][1:6] == ["Tigers", "trust-player", "Tora", "1", "1"]
+
+
+def test_the_roster_csv_lists_the_active_roster(world, client):
+    url = reverse("exports:roster_csv", kwargs={"pk": world.team_a.pk})
+    assert url in client.get(world.team_a.get_absolute_url()).content.decode()
+    rows = _rows(client.get(url))
+    names = sorted(r[0] for r in rows[1:])
+    assert names == sorted(world.team_a.ninjas.filter(status="active").values_list("name", flat=True))
+
+
+def test_a_name_that_looks_like_a_formula_is_quoted(world, client):
+    from api.exports import _cell
+
+    assert _cell("=HYPERLINK(1)") == "'=HYPERLINK(1)" and _cell("@SUM") == "'@SUM" and _cell("Tigers") == "Tigers"
+    Team.objects.filter(pk=world.team_a.pk).update(name="=1+1")
+    rows = _rows(client.get(reverse("exports:table_csv", kwargs={"slug": "lantern", "number": 1})))
+    assert "'=1+1" in [r[1] for r in rows]
+
+
+def _wipe() -> None:
+    """Everything but the rules catalog: the database an import expects."""
+    from django.apps import apps
+    from django.contrib.auth import get_user_model
+
+    for label in ("newsletters", "league", "matches", "teams"):
+        for model in reversed(list(apps.get_app_config(label).get_models(include_auto_created=True))):
+            model._base_manager.all()._raw_delete(model._base_manager.db)
+    get_user_model().objects.all().delete()
+
+
+def test_export_import_export_is_byte_identical(world, tmp_path, settings):
+    league = world.league
+    first = league_export_json(league)
+    document = json.loads(first)
+    assert len(document["matches"]) == 3 and {"Tigers", "Squids"} <= {t["name"] for t in document["teams"]}
+    assert any(m["status"] == "confirmed" for m in document["matches"])
+    assert document["treasury_entries"] and document["xp_events"] and document["dice_rolls"] is not None
+    assert document["newsletters"] and "trust-player" in document["users"]
+
+    path = tmp_path / "lantern.json"
+    call_command("export_league", "lantern", "-o", str(path))
+    assert path.read_bytes() == first
+
+    _wipe()
+    assert not League.objects.exists() and not Match.objects.exists()
+    call_command("import_league", str(path))
+    again = league_export_json(League.objects.get(slug="lantern"))
+    assert again == first
+    # the imported league is a league: its table and scrolls read as before
+    imported = League.objects.get(slug="lantern")
+    assert imported.master.username == "trust-master" and not imported.master.has_usable_password()
+    tigers = Team.objects.get(name="Tigers")
+    assert tigers.treasury == document["teams"][[t["name"] for t in document["teams"]].index("Tigers")]["treasury"]
+    assert tigers.treasury == sum(tigers.ledger.values_list("amount", flat=True))
+
+
+def test_import_refuses_a_database_that_is_not_empty(world):
+    from django.core.exceptions import ValidationError
+
+    document = json.loads(league_export_json(world.league))
+    with pytest.raises(ValidationError, match="empty database"):
+        league_import(document)
+    with pytest.raises(ValidationError, match="Not a moonlight"):
+        league_import({"format": "something else"})
+
+
+def test_the_masters_download(world, client):
+    client.force_login(world.users["master"])
+    url = reverse("exports:league_export", kwargs={"slug": "lantern"})
+    assert url in client.get(reverse("league:detail", kwargs={"slug": "lantern"})).content.decode()
+    resp = client.get(url)
+    assert resp.status_code == 200 and resp["Content-Type"] == "application/json"
+    assert resp.content == league_export_json(world.league)
+    client.force_login(world.users["player"])
+    assert client.get(reverse("exports:league_export", kwargs={"slug": "lantern"})).status_code == 403
