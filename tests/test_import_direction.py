@@ -29,6 +29,7 @@ LAYERS = {
     "matches": 3,
     "league": 4,
     "newsletters": 5,
+    "api": 6,
 }
 
 
