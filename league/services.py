@@ -22,8 +22,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from common import text
-from league import scheduling, selectors
+from league import readmodel, scheduling, selectors
 from league.models import (
+    MAX_HOUSE_KOBAN,
+    MAX_HOUSE_POINTS,
     REGULAR_STAGE,
     TIE_BREAKER_CHOICES,
     BracketSlot,
@@ -62,6 +64,15 @@ def validate_tie_breakers(value: str) -> str:
     return ",".join(names)
 
 
+#: House rules that may be empty (the default) or a number up to a bound.
+BOUNDED_HOUSE_RULES = {
+    "points_bye": MAX_HOUSE_POINTS,
+    "points_forfeit_win": MAX_HOUSE_POINTS,
+    "points_forfeit_loss": MAX_HOUSE_POINTS,
+    "revenue_forfeit_win": MAX_HOUSE_KOBAN,
+}
+
+
 def _clean_house_rules(rules: Mapping) -> dict:
     unknown = set(rules) - set(HouseRules.HOUSE_RULE_FIELDS)
     if unknown:
@@ -69,6 +80,10 @@ def _clean_house_rules(rules: Mapping) -> dict:
     cleaned = dict(rules)
     if "tie_breakers" in cleaned:
         cleaned["tie_breakers"] = validate_tie_breakers(cleaned["tie_breakers"])
+    for name, bound in BOUNDED_HOUSE_RULES.items():
+        value = cleaned.get(name)
+        if value is not None and not 0 <= value <= bound:
+            raise ValidationError({name: f"Between 0 and {bound} (empty: the default)."})
     cap = cleaned.get("max_bonus_koban")
     if cap is not None and not 0 <= cap <= rules_league.MAX_BONUS_KOBAN_LIMIT:
         raise ValidationError(
@@ -717,6 +732,8 @@ def _write_plan(
     Bye.objects.bulk_create(
         [Bye(season=season, stage=run.stage, round_number=r, team_id=t, reason=reason) for r, t, reason in byes]
     )
+    if byes and run.stage == REGULAR_STAGE and readmodel.counts_bye_points(season):
+        readmodel.standings_refresh(season=season, team_ids=[t for _r, t, _reason in byes])  # a bye scores
     return made
 
 

@@ -19,6 +19,7 @@ class Match(models.Model):
         SCHEDULED = "scheduled", "Scheduled"
         SUBMITTED = "submitted", "Submitted, awaiting confirmation"
         CONFIRMED = "confirmed", "Confirmed"
+        FORFEITED = "forfeited", "Forfeited"
         VOIDED = "voided", "Voided"
 
     class ChallengeChooser(models.TextChoices):
@@ -36,7 +37,13 @@ class Match(models.Model):
     )
     challenge_chooser = models.CharField(max_length=10, choices=ChallengeChooser.choices, blank=True, default="")
     challenge_roll = models.JSONField(null=True, blank=True, help_text="Faces of the random challenge generator")
-    date = models.DateField(null=True, blank=True)
+    date = models.DateField(null=True, blank=True, help_text="The day it is played; empty: the round's start")
+    deadline = models.DateField(null=True, blank=True, help_text="Its own deadline; empty: the round's")
+    place = models.CharField(max_length=100, blank=True, help_text="Where it is played (self-arranged leagues)")
+    rescheduled_at = models.DateTimeField(null=True, blank=True, help_text="Last moved by the master")
+    replay_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="replay", help_text="The voided fixture"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     friendly = models.BooleanField(default=False, help_text="Earns XP and koban but never counts in league tables")
     simulated = models.BooleanField(default=False)
@@ -57,6 +64,7 @@ class Match(models.Model):
     )
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.CharField(max_length=200, blank=True)
+    forfeit_reason = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -79,6 +87,11 @@ class Match(models.Model):
     @property
     def is_played(self) -> bool:
         return self.status == self.Status.CONFIRMED
+
+    @property
+    def is_decided(self) -> bool:
+        """Counts in the table: played and confirmed, or decided by a forfeit."""
+        return self.status in (self.Status.CONFIRMED, self.Status.FORFEITED)
 
 
 class MatchTeam(models.Model):
