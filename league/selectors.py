@@ -4,13 +4,15 @@ round, next fixtures, the playoff bracket. Every function runs a fixed number of
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Count, F, Prefetch, Q, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Coalesce, Length, RowNumber
+from django.utils import timezone
 
-from league.models import BracketSlot, Bye, League, Season, SeasonEntry
+from league.models import BracketSlot, Bye, League, Round, Season, SeasonEntry
 from league.readmodel import DECIDED, counted_matches_q, counts_bye_points, side_points  # noqa: F401 (re-exported)
 from matches.models import Match, MatchTeam
 from rules.engine import standings
@@ -197,6 +199,12 @@ class RoundGroup:
     round_number: int | None
     matches: list[Match] = field(default_factory=list)
     byes: list[Bye] = field(default_factory=list)
+    starts_on: dt.date | None = None
+    deadline: dt.date | None = None
+
+    @property
+    def overdue(self) -> int:
+        return sum(1 for m in self.matches if m.overdue)
 
     @property
     def title(self) -> str:
@@ -221,15 +229,37 @@ def season_matches(season: Season) -> QuerySet:
     )
 
 
-def season_rounds(season: Season) -> list[RoundGroup]:
-    """Fixtures grouped by round (regular rounds, arranged games, playoff rounds), with byes."""
+def fixture_dates(match: Match, rnd: Round | None, today: dt.date) -> Match:
+    """Set on ``match`` what it inherits from its round: ``starts_on`` (its own date, else the
+    round's start), ``due`` (its own deadline, else the round's) and ``overdue`` (not played, and
+    the deadline has passed). Returns the match."""
+    match.starts_on = match.date or (rnd.starts_on if rnd else None)
+    match.due = match.deadline or (rnd.deadline if rnd else None)
+    match.overdue = match.status == Match.Status.SCHEDULED and match.due is not None and match.due < today
+    return match
+
+
+def season_round_dates(season: Season) -> dict[tuple[str, int], Round]:
+    return {(r.stage, r.round_number): r for r in Round.objects.filter(season=season)}
+
+
+def season_rounds(season: Season, *, today: dt.date | None = None) -> list[RoundGroup]:
+    """Fixtures grouped by round (regular rounds, arranged games, playoff rounds), with byes, the
+    rounds' dates and each fixture's inherited dates and overdue flag (``fixture_dates``)."""
+    today = today or timezone.localdate()
+    dates = season_round_dates(season)
     groups: dict[tuple[str, int | None], RoundGroup] = {}
     for match in season_matches(season):
         key = (match.stage, match.round_number)
+        fixture_dates(match, dates.get(key), today)
         groups.setdefault(key, RoundGroup(stage=match.stage, round_number=match.round_number)).matches.append(match)
     for bye in Bye.objects.filter(season=season).select_related("team"):
         key = (bye.stage, bye.round_number)
         groups.setdefault(key, RoundGroup(stage=bye.stage, round_number=bye.round_number)).byes.append(bye)
+    for key, group in groups.items():
+        rnd = dates.get(key)
+        if rnd is not None:
+            group.starts_on, group.deadline = rnd.starts_on, rnd.deadline
 
     def order(g: RoundGroup):
         playoff = int(g.stage.split("-")[1]) if g.is_playoff else 0
