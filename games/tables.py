@@ -148,14 +148,16 @@ def repeat_meetings(rounds: Iterable[TableRound]) -> int:
     return sum(m - 1 for m in counts.values())
 
 
-def _min_overlap(sizes: Sequence[int], other: Sequence[int]) -> int:
+def _min_overlap(sizes: Sequence[int], other: Sequence[int], n: int | None = None) -> int:
     """The fewest pairs that can share a table in two rounds with table sizes ``sizes`` and
-    ``other`` (same players): each table of the second round draws its players from the first
-    round's tables, and spreading them as evenly as the tables allow is the least it can
-    re-pair (a relaxation: each table on its own, so a lower bound)."""
+    ``other`` (same ``n`` players): each table of the second round draws its players from the
+    first round's tables, or from the players who had a bye then (each met nobody: a "table" of
+    one), and spreading them as evenly as the tables allow is the least it can re-pair (a
+    relaxation: each table on its own, so a lower bound)."""
+    sat_out = max(0, (n if n is not None else sum(sizes)) - sum(sizes))
     total = 0
     for s in other:
-        caps = sorted(sizes)
+        caps = sorted([*sizes, *[1] * sat_out])
         # Fill one player at a time into the first-round table with the fewest drawn so far
         # that still has room: the even spread, which minimises the sum of C(x, 2).
         drawn = [0] * len(caps)
@@ -185,7 +187,7 @@ def repeat_lower_bound(n: int, round_sizes: Sequence[Sequence[int]]) -> int:
     for a in distinct:
         for b in distinct:
             if a != b or rounds_of[a] >= 2:
-                bound = max(bound, _min_overlap(a, b))
+                bound = max(bound, _min_overlap(a, b, n))
     return bound
 
 

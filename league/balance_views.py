@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from league import balance
-from matches.models import BalanceStudy
 from league.tasks import balance_study_task
+from matches.models import BalanceStudy
 from outbox.dispatch import dispatch_on_commit
 from rules.engine.balance import VARIANTS
 from rules.engine.simulation import LEVELS

@@ -5,7 +5,7 @@ from __future__ import annotations
 from crispy_forms.helper import FormHelper
 from django import forms
 
-from common.text import NameFormField
+from common.text import NameFormField, SingleLineFormField
 from common.ui import StyledSubmit
 from league.models import TIE_BREAKER_CHOICES, HouseRules, League, ScheduleRun, Season
 from rules.models import Challenge
@@ -148,6 +148,23 @@ class ScheduleForm(CrispyMixin, forms.Form):
         empty_label="Random challenge generator",
         help_text="Leave on the generator to roll a challenge for each fixture.",
     )
+    starts_on = forms.DateField(
+        required=False, label="Round starts", widget=forms.DateInput(attrs={"type": "date"}), help_text="Optional."
+    )
+    deadline = forms.DateField(
+        required=False,
+        label="Round deadline",
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Optional: fixtures not played by then are flagged overdue.",
+    )
+    interval_days = forms.IntegerField(
+        min_value=1,
+        max_value=365,
+        initial=7,
+        required=False,
+        label="Days between rounds",
+        help_text="Round robin: each later round's dates follow this many days after the previous one's.",
+    )
 
     def __init__(self, *args, label: str = "Generate", action: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -187,6 +204,95 @@ class FixtureArrangeForm(CrispyMixin, forms.Form):
         if data.get("home") and data.get("away") and data["home"] == data["away"]:
             raise forms.ValidationError("Choose two different teams.")
         return data
+
+
+class DatesMixin:
+    def clean(self):
+        data = super().clean()
+        start, deadline = data.get(self.start_field), data.get("deadline")
+        if start and deadline and deadline < start:
+            self.add_error("deadline", "The deadline cannot come before the start.")
+        return data
+
+
+class RoundDatesForm(DatesMixin, CrispyMixin, forms.Form):
+    submit_label = "Save the dates"
+    start_field = "starts_on"
+    starts_on = forms.DateField(required=False, label="Starts", widget=forms.DateInput(attrs={"type": "date"}))
+    deadline = forms.DateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="Fixtures not played by then are flagged overdue. Leave both empty to clear the dates.",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup_helper()
+
+
+class FixtureRescheduleForm(DatesMixin, CrispyMixin, forms.Form):
+    submit_label = "Reschedule"
+    start_field = "date"
+    date = forms.DateField(
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="The day it is played. Empty: the round's start.",
+    )
+    deadline = forms.DateField(
+        required=False, widget=forms.DateInput(attrs={"type": "date"}), help_text="Empty: the round's deadline."
+    )
+    place = SingleLineFormField(max_length=100, required=False, help_text="Where it is played (optional).")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup_helper()
+
+
+class FixturePairingForm(CrispyMixin, forms.Form):
+    """Step 1 chooses the teams (the next page shows the changes and any broken rule); step 2
+    confirms, accepting the broken rules if there are any."""
+
+    submit_label = "Show the changes"
+    home = forms.ModelChoiceField(queryset=Team.objects.none(), label="Player 1 (home)", empty_label=None)
+    away = forms.ModelChoiceField(queryset=Team.objects.none(), label="Player 2 (away)", empty_label=None)
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+    accept_violations = forms.BooleanField(
+        required=False, label="Apply it although it breaks the rules listed above", widget=forms.HiddenInput
+    )
+
+    def __init__(self, *args, season: Season, **kwargs):
+        super().__init__(*args, **kwargs)
+        entered = Team.objects.filter(season_entries__season=season).select_related("owner").order_by("name")
+        for name in ("home", "away"):
+            self.fields[name].queryset = entered
+            self.fields[name].label_from_instance = lambda t: f"{t.name} ({t.owner.username})"
+        self._setup_helper()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("home") and data.get("away") and data["home"] == data["away"]:
+            raise forms.ValidationError("Choose two different teams.")
+        return data
+
+
+class FixtureForfeitForm(CrispyMixin, forms.Form):
+    submit_label = "Record the forfeit"
+    submit_class = "btn-danger"
+    forfeiting = forms.ChoiceField(label="Who forfeits", widget=forms.RadioSelect)
+    reason = SingleLineFormField(max_length=200, help_text="Shown on the fixture list and the match page.")
+
+    def __init__(self, *args, sides, allow_double: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [(str(s.team_id), f"{s.team.name} forfeits: a walkover for the other side") for s in sides]
+        if allow_double:
+            choices.append(("both", "Both forfeit (two losses, no koban)"))
+        self.fields["forfeiting"].choices = choices
+        self._sides = sides
+        self._setup_helper()
+
+    def forfeiting_ids(self) -> list[int]:
+        value = self.cleaned_data["forfeiting"]
+        return [s.team_id for s in self._sides] if value == "both" else [int(value)]
 
 
 class FixtureChallengeForm(CrispyMixin, forms.Form):

@@ -23,6 +23,9 @@ from rules.engine.standings import TieBreaker
 #: The tie-breakers a master may choose ({value: label}), from the rules engine's TieBreaker.
 TIE_BREAKER_CHOICES = {t.value: t.label for t in TieBreaker}
 DEFAULT_TIE_BREAKERS = ",".join(t.value for t in ENGINE_DEFAULT_TIE_BREAKERS)
+#: Bounds of the house rules that set league points and koban for byes and forfeits.
+MAX_HOUSE_POINTS = 20
+MAX_HOUSE_KOBAN = 100
 
 
 class HouseRules(models.Model):
@@ -60,6 +63,31 @@ class HouseRules(models.Model):
         help_text=f"Most bonus koban an underdog earns after a game (the rulebook says "
         f"{rules_league.MAX_BONUS_KOBAN}; at most {rules_league.MAX_BONUS_KOBAN_LIMIT}).",
     )
+    points_bye = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(MAX_HOUSE_POINTS)],
+        help_text="League points for a bye in a swiss season. Empty: as many as a win.",
+    )
+    points_forfeit_win = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(MAX_HOUSE_POINTS)],
+        help_text="League points for winning by forfeit (a walkover). Empty: as many as a win.",
+    )
+    points_forfeit_loss = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(MAX_HOUSE_POINTS)],
+        help_text="League points for the side that forfeits. Empty: as many as a loss.",
+    )
+    revenue_forfeit_win = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(MAX_HOUSE_KOBAN)],
+        help_text="Koban for winning by forfeit. Empty: the win revenue above (the rulebook's, unless "
+        "changed). The forfeiting side earns nothing.",
+    )
 
     HOUSE_RULE_FIELDS = (
         "starting_koban",
@@ -74,10 +102,31 @@ class HouseRules(models.Model):
         "dice_mode",
         "underdog_bonuses",
         "max_bonus_koban",
+        "points_bye",
+        "points_forfeit_win",
+        "points_forfeit_loss",
+        "revenue_forfeit_win",
     )
 
     class Meta:
         abstract = True
+
+    @property
+    def bye_points(self) -> int:
+        """League points a swiss bye scores (the house rule, else a win's)."""
+        return self.points_win if self.points_bye is None else self.points_bye
+
+    @property
+    def forfeit_win_points(self) -> int:
+        return self.points_win if self.points_forfeit_win is None else self.points_forfeit_win
+
+    @property
+    def forfeit_loss_points(self) -> int:
+        return self.points_loss if self.points_forfeit_loss is None else self.points_forfeit_loss
+
+    @property
+    def forfeit_win_revenue(self) -> int:
+        return self.revenue_win if self.revenue_forfeit_win is None else self.revenue_forfeit_win
 
     def house_rules(self) -> dict:
         """The stored values, by field (what a new season copies)."""
@@ -184,8 +233,9 @@ class SeasonEntry(models.Model):
     points_for = models.PositiveIntegerField(default=0)
     points_against = models.PositiveIntegerField(default=0)
     points = models.IntegerField(default=0, help_text="League points under the season's frozen rules")
+    byes = models.PositiveIntegerField(default=0, help_text="Byes that scored league points (swiss seasons)")
 
-    STANDING_FIELDS = ("played", "won", "drawn", "lost", "points_for", "points_against", "points")
+    STANDING_FIELDS = ("played", "won", "drawn", "lost", "points_for", "points_against", "points", "byes")
 
     class Meta:
         ordering = ["season", "seed", "id"]
@@ -234,6 +284,11 @@ class ScheduleRun(RecoverableJob):
     requested_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    starts_on = models.DateField(null=True, blank=True, help_text="The (first) round's start; empty: no date")
+    deadline = models.DateField(null=True, blank=True, help_text="The (first) round's deadline; empty: none")
+    interval_days = models.PositiveSmallIntegerField(
+        default=7, help_text="Round robin: each later round's dates come this many days after the previous one's"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -253,6 +308,36 @@ class ScheduleRun(RecoverableJob):
     @property
     def stage(self) -> str:
         return playoff_stage(self.round_number) if self.kind == self.Kind.PLAYOFF else REGULAR_STAGE
+
+
+class Round(models.Model):
+    """A round's optional dates: when it starts and the deadline for playing its fixtures.
+
+    Set from the schedule run's dates when the round is generated, or later by the master. A
+    fixture inherits them unless it has a date or deadline of its own (``Match.date``,
+    ``Match.deadline``). A round with no row has no dates.
+    """
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="rounds")
+    stage = models.CharField(max_length=20, blank=True)
+    round_number = models.PositiveSmallIntegerField()
+    starts_on = models.DateField(null=True, blank=True)
+    deadline = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["season", "stage", "round_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "stage", "round_number"], name="round_unique"),
+            models.CheckConstraint(
+                condition=models.Q(starts_on__isnull=True)
+                | models.Q(deadline__isnull=True)
+                | models.Q(deadline__gte=models.F("starts_on")),
+                name="round_deadline_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.season}: round {self.round_number}"
 
 
 class Bye(models.Model):

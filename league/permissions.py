@@ -12,6 +12,7 @@ __all__ = [
     "require_master",
     "can_set_challenge",
     "can_arrange_fixture",
+    "can_manage_fixture",
 ]
 
 
@@ -43,3 +44,10 @@ def can_arrange_fixture(user, season, home, away) -> bool:
     if is_league_master(user, season.league):
         return True
     return user.pk in (home.owner_id, away.owner_id)
+
+
+def can_manage_fixture(user, match) -> bool:
+    """Reschedule, re-pair, forfeit or replay a league fixture: the league's master.
+
+    ``match`` should come with ``league`` loaded."""
+    return match.season_id is not None and is_league_master(user, match.league)

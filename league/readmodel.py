@@ -6,7 +6,9 @@ rows are derived state, like ``Team.treasury`` and ``Team.rating``: the services
 they count (the post-game sequence and voiding, in ``matches.services``) call
 :func:`standings_refresh` inside their own transaction, after their writes, and
 ``manage.py rebuild_read_model`` rebuilds every row from the matches. Byes are not games
-(docs/rulings.md) and change no row.
+(docs/rulings.md), but in a swiss season each scores league points (``byes`` and ``points``): the
+services that make or hand on a bye refresh its team's row too. Forfeits count with the forfeit's
+points (issue 13).
 
 A refresh recomputes the touched teams' rows from their counted games (:func:`fresh_standings`,
 the same query the page once ran for the whole season) rather than adding to them, so a row can
@@ -21,11 +23,32 @@ from django.db import transaction
 from django.db.models import Count, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
-from league.models import Season, SeasonEntry
+from league.models import Bye, Season, SeasonEntry
 from matches.models import REGULAR_STAGE, Match, MatchTeam, counted_q
 
 WIN, DRAW, LOSS = MatchTeam.Outcome.WIN, MatchTeam.Outcome.DRAW, MatchTeam.Outcome.LOSS
 FIELDS = SeasonEntry.STANDING_FIELDS
+
+
+#: Fixtures decided for the table: played and confirmed, or decided by a forfeit.
+DECIDED = Match.DECIDED_STATUSES
+
+
+#: The league table's matches: one definition, ``matches.models.counted_q`` (confirmed or forfeited).
+counted_matches_q = counted_q
+
+
+def side_points(season: Season, outcome: str, *, forfeited: bool = False) -> int:
+    """League points one side earns from a decided game with the season's rules: a win, draw or
+    loss, or a forfeit's points (house rules; by default a win's and a loss's)."""
+    if forfeited:
+        return {WIN: season.forfeit_win_points, LOSS: season.forfeit_loss_points}.get(outcome, 0)
+    return {WIN: season.points_win, DRAW: season.points_draw, LOSS: season.points_loss}.get(outcome, 0)
+
+
+def counts_bye_points(season: Season) -> bool:
+    """Byes score league points in swiss seasons only (docs/rulings.md, "Leagues")."""
+    return season.format == Season.Format.SWISS
 
 
 def match_counts(match: Match) -> bool:
@@ -35,8 +58,8 @@ def match_counts(match: Match) -> bool:
 
 def fresh_standings(season: Season, team_ids: Iterable[int] | None = None) -> dict[int, dict[str, int]]:
     """{team id: its standing computed now from the season's counted games}, for every team
-    entered in the season (or those of ``team_ids``), in three queries. What the stored rows
-    must always equal."""
+    entered in the season (or those of ``team_ids``), in three queries (four in a swiss season).
+    What the stored rows must always equal."""
     entries = SeasonEntry.objects.filter(season=season)
     sides = MatchTeam.objects.filter(counted_q(season, "match__"))
     if team_ids is not None:
@@ -47,19 +70,38 @@ def fresh_standings(season: Season, team_ids: Iterable[int] | None = None) -> di
     if not result:
         return result
     sides = sides.filter(team_id__in=list(result)).order_by().values("team_id")
+    forfeited = Q(match__status=Match.Status.FORFEITED)
     for row in sides.annotate(
         played=Count("id"),
         won=Count("id", filter=Q(outcome=WIN)),
         drawn=Count("id", filter=Q(outcome=DRAW)),
         lost=Count("id", filter=Q(outcome=LOSS)),
+        forfeits_won=Count("id", filter=forfeited & Q(outcome=WIN)),
+        forfeits_lost=Count("id", filter=forfeited & Q(outcome=LOSS)),
         points_for=Coalesce(Sum("points"), Value(0)),
     ):
         figures = result[row["team_id"]]
         for name in ("played", "won", "drawn", "lost", "points_for"):
             figures[name] = row[name]
+        fw, fl = row["forfeits_won"], row["forfeits_lost"]
         figures["points"] = (
-            row["won"] * season.points_win + row["drawn"] * season.points_draw + row["lost"] * season.points_loss
+            (row["won"] - fw) * season.points_win
+            + row["drawn"] * season.points_draw
+            + (row["lost"] - fl) * season.points_loss
+            + fw * season.forfeit_win_points
+            + fl * season.forfeit_loss_points
         )
+    # A swiss bye scores league points (issue 13): one more grouped query, swiss seasons only.
+    if counts_bye_points(season):
+        for row in (
+            Bye.objects.filter(season=season, stage=REGULAR_STAGE, team_id__in=list(result))
+            .order_by()
+            .values("team_id")
+            .annotate(n=Count("id"))
+        ):
+            figures = result[row["team_id"]]
+            figures["byes"] = row["n"]
+            figures["points"] += row["n"] * season.bye_points
     # Points conceded: every point scored in the team's games, less its own.
     for row in sides.annotate(total=Sum("match__sides__points")):
         figures = result[row["team_id"]]

@@ -39,6 +39,8 @@ __all__ = [
     "next_round",
     "BYE_REASON",
     "BYE_REASON_ALL_HAD_ONE",
+    "PairingViolation",
+    "pairing_violations",
 ]
 
 TeamId = Hashable
@@ -808,3 +810,60 @@ def next_round(
             (t1, s1), (t2, s2) = (t2, s2), (t1, s1)
         matches.append(BracketMatch(round=rnd + 1, slot=slot, home=t1, away=t2, home_seed=s1, away_seed=s2))
     return matches
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Checking a round edited by hand
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PairingViolation:
+    """A rule of the schedule that an edited round breaks.
+
+    ``rule`` is one of ``plays_twice`` (a team in two games of the round), ``same_owner`` (two
+    teams of one player), ``rematch`` (a pair meeting more often than the format allows),
+    ``score_groups`` (swiss: teams of different scores), ``unpaired`` (a team with neither a game
+    nor a bye in a round where every team has one).
+    """
+
+    rule: str
+    teams: tuple[TeamId, ...]
+
+
+def pairing_violations(
+    pairings: Sequence[tuple[TeamId, TeamId]],
+    *,
+    owners: Mapping[TeamId, Hashable],
+    meetings: Mapping[frozenset, int],
+    max_meetings: int | None,
+    scores: Mapping[TeamId, float] | None = None,
+    everyone: Collection[TeamId] = (),
+    byes: Collection[TeamId] = (),
+) -> list[PairingViolation]:
+    """Every rule of the schedule broken by a round's ``pairings`` (home, away), in a fixed order.
+
+    ``meetings`` counts each pair's games in the season outside this round; with the round's own
+    games a pair may meet at most ``max_meetings`` times (``None``: no limit, as self-arranged
+    games). ``scores`` (swiss) flags games between teams of different scores. Teams of
+    ``everyone`` (a round where every team plays or sits out) with neither a game nor a bye in
+    ``byes`` are reported as unpaired.
+    """
+    found: list[PairingViolation] = []
+    seen: Counter = Counter(t for pair in pairings for t in pair)
+    for team in sorted((t for t, n in seen.items() if n > 1), key=repr):
+        found.append(PairingViolation("plays_twice", (team,)))
+    in_round: Counter = Counter(frozenset(pair) for pair in pairings)
+    for home, away in pairings:
+        owner = owners.get(home)
+        if owner is not None and owner == owners.get(away):
+            found.append(PairingViolation("same_owner", (home, away)))
+        pair = frozenset((home, away))
+        if max_meetings is not None and meetings.get(pair, 0) + in_round[pair] > max_meetings:
+            found.append(PairingViolation("rematch", (home, away)))
+        if scores is not None and scores.get(home, 0) != scores.get(away, 0):
+            found.append(PairingViolation("score_groups", (home, away)))
+    placed = set(seen) | set(byes)
+    for team in sorted((t for t in everyone if t not in placed), key=repr):
+        found.append(PairingViolation("unpaired", (team,)))
+    return found

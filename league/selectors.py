@@ -4,13 +4,16 @@ round, next fixtures, the playoff bracket. Every function runs a fixed number of
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Count, F, Prefetch, Q, QuerySet, Subquery, Value, Window
 from django.db.models.functions import Coalesce, Length, RowNumber
+from django.utils import timezone
 
-from league.models import BracketSlot, Bye, League, Season, SeasonEntry
+from league.models import BracketSlot, Bye, League, Round, Season, SeasonEntry
+from league.readmodel import DECIDED, counted_matches_q, counts_bye_points, side_points  # noqa: F401 (re-exported)
 from matches.models import Match, MatchTeam, counted_q, playoff_round
 from rules.engine import standings
 from teams.models import Team
@@ -32,6 +35,8 @@ class TableRow:
     points_against: int
     rating: int
     position: int = 0
+    byes: int = 0
+    opponents: tuple[int, ...] = ()
 
     @property
     def points_difference(self) -> int:
@@ -47,6 +52,9 @@ class TableRow:
             points_against=self.points_against,
             won=self.won,
             rating=self.rating,
+            played=self.played,
+            drawn=self.drawn,
+            opponents=self.opponents,
         )
 
     def as_dict(self) -> dict:
@@ -65,6 +73,7 @@ class TableRow:
             "points_against": self.points_against,
             "points_difference": self.points_difference,
             "rating": self.rating,
+            "byes": self.byes,
         }
 
 
@@ -106,18 +115,34 @@ def head_to_head(season: Season, groups: Iterable[frozenset[int]] | None = None)
         if not group_of:
             return {}
         rows = rows.filter(team_id__in=list(group_of), opponent__in=list(group_of))
-    rows = rows.values("team_id", "opponent").annotate(
-        won=Count("id", filter=Q(outcome=WIN)),
-        drawn=Count("id", filter=Q(outcome=DRAW)),
-        lost=Count("id", filter=Q(outcome=LOSS)),
-    )
-    return {
-        (r["team_id"], r["opponent"]): r["won"] * season.points_win
-        + r["drawn"] * season.points_draw
-        + r["lost"] * season.points_loss
-        for r in rows
-        if groups is None or group_of[r["team_id"]] == group_of[r["opponent"]]
-    }
+    rows = rows.values("team_id", "opponent", "outcome", "match__status").annotate(n=Count("id"))
+    h2h: dict[tuple[int, int], int] = {}
+    for r in rows:
+        if groups is not None and group_of[r["team_id"]] != group_of[r["opponent"]]:
+            continue
+        key = (r["team_id"], r["opponent"])
+        earned = side_points(season, r["outcome"], forfeited=r["match__status"] == Match.Status.FORFEITED)
+        h2h[key] = h2h.get(key, 0) + r["n"] * earned
+    return h2h
+
+
+def opponents_met(season: Season) -> dict[int, tuple[int, ...]]:
+    """{team id: the opponent of each counted game, in game order}, one query (for strength of
+    schedule)."""
+    sides: dict[int, list[int]] = {}
+    for match_id, team_id in (
+        MatchTeam.objects.filter(counted_matches_q(season, "match__")).order_by("match_id", "slot")
+    ).values_list("match_id", "team_id"):
+        sides.setdefault(match_id, []).append(team_id)
+    met: dict[int, list[int]] = {}
+    for teams in sides.values():
+        for team in teams:
+            met.setdefault(team, []).extend(o for o in teams if o != team)
+    return {team: tuple(opponents) for team, opponents in met.items()}
+
+
+#: Tie-breakers that need every team's opponents.
+SCHEDULE_STRENGTH = (standings.TieBreaker.BUCHHOLZ, standings.TieBreaker.OPPONENTS_WIN_PERCENTAGE)
 
 
 def rank_rows(rows: list[TableRow], tie_breakers: Iterable[str], h2h: dict[tuple[int, int], int]) -> list[TableRow]:
@@ -133,8 +158,9 @@ def rank_rows(rows: list[TableRow], tie_breakers: Iterable[str], h2h: dict[tuple
 
 
 def league_table(season: Season) -> list[TableRow]:
-    """The season's league table, sorted with its tie-breakers: the stored rows (one query), and
-    the head-to-head query only when some teams are still level where it applies."""
+    """The season's league table, sorted with its tie-breakers: the stored rows (one query), the
+    head-to-head query only when some teams are still level where it applies, and the opponents
+    met (one query) when a strength-of-schedule tie-breaker is chosen."""
     rows = [
         TableRow(
             team=e.team,
@@ -146,10 +172,15 @@ def league_table(season: Season) -> list[TableRow]:
             points_for=e.points_for,
             points_against=e.points_against,
             rating=e.team.rating,
+            byes=e.byes,
         )
         for e in table_entries(season)
     ]
     tie_breakers = standings.parse_tie_breakers(season.tie_breaker_list)
+    if any(t in SCHEDULE_STRENGTH for t in tie_breakers):
+        met = opponents_met(season)
+        for row in rows:
+            row.opponents = met.get(row.team.pk, ())
     groups = standings.head_to_head_groups([row.standing() for row in rows], tie_breakers)
     h2h = head_to_head(season, groups) if groups else {}
     return rank_rows(rows, tie_breakers, h2h)
@@ -168,6 +199,12 @@ class RoundGroup:
     round_number: int | None
     matches: list[Match] = field(default_factory=list)
     byes: list[Bye] = field(default_factory=list)
+    starts_on: dt.date | None = None
+    deadline: dt.date | None = None
+
+    @property
+    def overdue(self) -> int:
+        return sum(1 for m in self.matches if m.overdue)
 
     @property
     def playoff_round(self) -> int | None:
@@ -196,15 +233,37 @@ def season_matches(season: Season) -> QuerySet:
     )
 
 
-def season_rounds(season: Season) -> list[RoundGroup]:
-    """Fixtures grouped by round (regular rounds, arranged games, playoff rounds), with byes."""
+def fixture_dates(match: Match, rnd: Round | None, today: dt.date) -> Match:
+    """Set on ``match`` what it inherits from its round: ``starts_on`` (its own date, else the
+    round's start), ``due`` (its own deadline, else the round's) and ``overdue`` (not played, and
+    the deadline has passed). Returns the match."""
+    match.starts_on = match.date or (rnd.starts_on if rnd else None)
+    match.due = match.deadline or (rnd.deadline if rnd else None)
+    match.overdue = match.status == Match.Status.SCHEDULED and match.due is not None and match.due < today
+    return match
+
+
+def season_round_dates(season: Season) -> dict[tuple[str, int], Round]:
+    return {(r.stage, r.round_number): r for r in Round.objects.filter(season=season)}
+
+
+def season_rounds(season: Season, *, today: dt.date | None = None) -> list[RoundGroup]:
+    """Fixtures grouped by round (regular rounds, arranged games, playoff rounds), with byes, the
+    rounds' dates and each fixture's inherited dates and overdue flag (``fixture_dates``)."""
+    today = today or timezone.localdate()
+    dates = season_round_dates(season)
     groups: dict[tuple[str, int | None], RoundGroup] = {}
     for match in season_matches(season):
         key = (match.stage, match.round_number)
+        fixture_dates(match, dates.get(key), today)
         groups.setdefault(key, RoundGroup(stage=match.stage, round_number=match.round_number)).matches.append(match)
     for bye in Bye.objects.filter(season=season).select_related("team"):
         key = (bye.stage, bye.round_number)
         groups.setdefault(key, RoundGroup(stage=bye.stage, round_number=bye.round_number)).byes.append(bye)
+    for key, group in groups.items():
+        rnd = dates.get(key)
+        if rnd is not None:
+            group.starts_on, group.deadline = rnd.starts_on, rnd.deadline
 
     def order(g: RoundGroup):
         return (g.is_playoff, g.playoff_round or 0, g.round_number is None, g.round_number or 0)

@@ -5,6 +5,7 @@ Views validate a form and call one service; who may do what is decided in league
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -22,17 +23,22 @@ from league.forms import (
     ApplyForm,
     FixtureArrangeForm,
     FixtureChallengeForm,
+    FixtureForfeitForm,
+    FixturePairingForm,
+    FixtureRescheduleForm,
     HouseRulesForm,
     LeagueCreateForm,
     RolloverForm,
+    RoundDatesForm,
     ScheduleForm,
     SeasonForm,
     SimpleActionForm,
     WithdrawApplicationForm,
 )
-from league.models import TIE_BREAKER_CHOICES, League, ScheduleRun, Season
+from league.models import REGULAR_STAGE, TIE_BREAKER_CHOICES, League, Round, ScheduleRun, Season, playoff_stage
 from league.permissions import (
     can_arrange_fixture,
+    can_manage_fixture,
     can_set_challenge,
     can_withdraw_application,
     is_league_master,
@@ -286,6 +292,8 @@ def _schedule_forms(season: Season) -> list[dict]:
             ScheduleRun.Kind.PLAYOFF: f"Start the playoffs (top {season.playoff_teams})",
         }[kind]
         form = ScheduleForm(initial={"kind": kind, "round_number": round_number}, label=label, action=action)
+        if kind != ScheduleRun.Kind.ROUND_ROBIN:
+            del form.fields["interval_days"]
         out.append({"kind": kind, "form": form, "problems": problems})
     return out
 
@@ -326,7 +334,13 @@ def season_fixtures(request: HttpRequest, slug: str, number: int) -> HttpRespons
     return render(
         request,
         "league/season_fixtures.html",
-        {"season": season, "league": season.league, "rounds": rounds, "choosable": choosable},
+        {
+            "season": season,
+            "league": season.league,
+            "rounds": rounds,
+            "choosable": choosable,
+            "is_master": is_league_master(request.user, season.league),
+        },
     )
 
 
@@ -410,6 +424,9 @@ def schedule_generate(request: HttpRequest, slug: str, number: int) -> HttpRespo
                 round_number=data["round_number"],
                 challenge=data.get("challenge"),
                 actor=request.user,
+                starts_on=data.get("starts_on"),
+                deadline=data.get("deadline"),
+                interval_days=data.get("interval_days") or 7,
             )
             if run.status == ScheduleRun.Status.PENDING:
                 dispatched = _dispatch(run)
@@ -510,4 +527,223 @@ def fixture_challenge(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("home")
     return render(
         request, "league/fixture_challenge.html", {"match": match, "form": form, "sides": list(match.sides.all())}
+    )
+
+
+# --- the round life cycle: dates, rescheduling, pairings, forfeits, replays (issue 13) ----------
+
+
+def _fixture(pk: int) -> Match:
+    return get_object_or_404(
+        Match.objects.select_related("league", "season", "season__league", "challenge").prefetch_related(
+            Prefetch("sides", queryset=MatchTeam.objects.select_related("team", "team__owner").order_by("slot"))
+        ),
+        pk=pk,
+    )
+
+
+def _managed_fixture(request: HttpRequest, pk: int) -> Match:
+    match = _fixture(pk)
+    if not can_manage_fixture(request.user, match):
+        raise PermissionDenied("Only the league's ninja master may change a fixture.")
+    return match
+
+
+def _fixtures_url(season: Season) -> str:
+    return reverse("league:season_fixtures", kwargs={"slug": season.league.slug, "number": season.number})
+
+
+def _action_page(request: HttpRequest, match: Match, title: str, **context) -> HttpResponse:
+    return render(
+        request,
+        "league/fixture_action.html",
+        {
+            "match": match,
+            "sides": list(match.sides.all()),
+            "season": match.season,
+            "league": match.season.league,
+            "title": title,
+            "back": _fixtures_url(match.season),
+            **context,
+        },
+    )
+
+
+@login_required
+def round_dates(request: HttpRequest, slug: str, number: int, round_number: int, playoff: bool = False) -> HttpResponse:
+    """The master sets (or clears) a round's start and deadline."""
+    season = _season(slug, number)
+    require_master(request.user, season.league)
+    stage = playoff_stage(round_number) if playoff else REGULAR_STAGE
+    current = Round.objects.filter(season=season, stage=stage, round_number=round_number).first()
+    initial = {"starts_on": current.starts_on, "deadline": current.deadline} if current else {}
+    form = RoundDatesForm(request.POST if request.method == "POST" else None, initial=initial)
+    title = f"{'Playoffs, round' if playoff else 'Round'} {round_number}: dates"
+    refusal = "The season is over." if season.is_finished else None
+    if request.method == "POST" and form.is_valid() and not refusal:
+        try:
+            services.round_set_dates(
+                season=season,
+                stage=stage,
+                round_number=round_number,
+                starts_on=form.cleaned_data.get("starts_on"),
+                deadline=form.cleaned_data.get("deadline"),
+            )
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, f"The dates of {title.split(':')[0].lower()} are saved.")
+            return redirect(_fixtures_url(season))
+    return render(
+        request,
+        "league/fixture_action.html",
+        {
+            "season": season,
+            "league": season.league,
+            "title": title,
+            "refusal": refusal,
+            "form": None if refusal else form,
+            "facts": ["Its fixtures inherit these dates unless they have their own."],
+            "back": _fixtures_url(season),
+        },
+    )
+
+
+@login_required
+def fixture_reschedule(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _managed_fixture(request, pk)
+    refusal = services.reschedule_refusal(match)
+    form = FixtureRescheduleForm(
+        request.POST if request.method == "POST" else None,
+        initial={"date": match.date, "deadline": match.deadline, "place": match.place},
+    )
+    if request.method == "POST" and not refusal and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.fixture_reschedule(
+                match=match,
+                date=data.get("date"),
+                deadline=data.get("deadline"),
+                place=data["place"],
+                actor=request.user,
+            )
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, "The fixture is rescheduled.")
+            return redirect(_fixtures_url(match.season))
+    return _action_page(
+        request,
+        match,
+        "Reschedule the fixture",
+        refusal=refusal,
+        form=None if refusal else form,
+        facts=["Empty dates fall back on the round's start and deadline."],
+    )
+
+
+@login_required
+def fixture_pairing(request: HttpRequest, pk: int) -> HttpResponse:
+    """Edit a pairing in two steps: choose the teams, then read what changes (and which rules of
+    the schedule it breaks) and confirm."""
+    match = _managed_fixture(request, pk)
+    refusal = services.pairing_refusal(match)
+    sides = list(match.sides.all())
+    title = "Edit the pairing"
+    if refusal:
+        return _action_page(request, match, title, refusal=refusal)
+    initial = {"home": sides[0].team_id, "away": sides[1].team_id} if len(sides) == 2 else {}
+    form = FixturePairingForm(request.POST if request.method == "POST" else None, season=match.season, initial=initial)
+    if request.method != "POST" or not form.is_valid():
+        return _action_page(request, match, title, form=form)
+    home, away = form.cleaned_data["home"], form.cleaned_data["away"]
+    try:
+        plan = services.pairing_plan(match=match, home=home, away=away)
+    except ValidationError as exc:
+        add_service_errors(form, exc)
+        return _action_page(request, match, title, form=form)
+    if form.cleaned_data["confirm"]:
+        try:
+            services.fixture_edit_pairing(
+                match=match,
+                home=home,
+                away=away,
+                accept_violations=form.cleaned_data["accept_violations"],
+                actor=request.user,
+            )
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, " ".join(plan.changes))
+            return redirect(_fixtures_url(match.season))
+    confirm = FixturePairingForm(
+        initial={"home": home.pk, "away": away.pk, "confirm": True}, season=match.season, prefix=None
+    )
+    confirm.fields["home"].widget = confirm.fields["away"].widget = forms.HiddenInput()
+    if plan.violations:
+        confirm.fields["accept_violations"].widget = forms.CheckboxInput()
+        confirm.fields["accept_violations"].required = True
+        confirm.submit_label, confirm.submit_class = "Apply it anyway", "btn-danger"
+    else:
+        confirm.submit_label = "Apply the change"
+    confirm._setup_helper()
+    return _action_page(
+        request, match, "Confirm the new pairing", changes=plan.changes, violations=plan.violations, form=confirm
+    )
+
+
+@login_required
+def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _managed_fixture(request, pk)
+    refusal = services.forfeit_refusal(match)
+    sides = list(match.sides.all())
+    season = match.season
+    form = FixtureForfeitForm(
+        request.POST if request.method == "POST" else None,
+        sides=sides,
+        allow_double=not match.stage.startswith("playoff-"),
+    )
+    if request.method == "POST" and not refusal and form.is_valid():
+        try:
+            services.fixture_forfeit(
+                match=match, forfeiting=form.forfeiting_ids(), reason=form.cleaned_data["reason"], actor=request.user
+            )
+        except ValidationError as exc:
+            add_service_errors(form, exc)
+        else:
+            messages.success(request, "The forfeit is recorded.")
+            return redirect(match)
+    facts = [
+        f"The winner of a walkover scores {season.forfeit_win_points} league points and earns "
+        f"{season.forfeit_win_revenue} koban; the side that forfeits scores {season.forfeit_loss_points} "
+        f"points and earns nothing (the season's house rules).",
+        "No post-game sequence runs: no XP, no upkeep, no downtime, no advancement rolls; absences still to "
+        "serve stay as they are.",
+        "A forfeit recorded by mistake can be voided from the match page (the koban go back), then replayed.",
+    ]
+    return _action_page(
+        request, match, "Record a forfeit", refusal=refusal, form=None if refusal else form, facts=facts
+    )
+
+
+@login_required
+def fixture_replay(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _managed_fixture(request, pk)
+    refusal = services.replay_refusal(match)
+    form = SimpleActionForm(request.POST if request.method == "POST" else None, label="Create the replay")
+    if request.method == "POST" and not refusal and form.is_valid():
+        try:
+            replay = services.fixture_replay(match=match, actor=request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+            return redirect(_fixtures_url(match.season))
+        messages.success(request, "The replay is on the fixture list.")
+        return redirect(replay)
+    facts = [
+        f"Voided: {match.void_reason or '—'}.",
+        "A new fixture between the same teams, in the same round and slots, with the same challenge"
+        + (" (and in the voided game's place in the bracket)." if match.stage else "."),
+    ]
+    return _action_page(
+        request, match, "Replay the voided fixture", refusal=refusal, form=None if refusal else form, facts=facts
     )

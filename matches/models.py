@@ -34,12 +34,13 @@ def playoff_round(stage: str | None) -> int | None:
 
 
 def counted_q(season, prefix: str = "") -> models.Q:
-    """Matches that count in the league table: the season's confirmed regular-season games, no
-    friendlies. ``prefix`` is the lookup path to the Match from another model (``"match__"``)."""
+    """Matches that count in the league table: the season's decided regular-season games (confirmed,
+    or decided by a forfeit), no friendlies. ``prefix`` is the lookup path to the Match from another
+    model (``"match__"``)."""
     return models.Q(
         **{
             f"{prefix}season": season,
-            f"{prefix}status": Match.Status.CONFIRMED,
+            f"{prefix}status__in": Match.DECIDED_STATUSES,
             f"{prefix}friendly": False,
             f"{prefix}stage": REGULAR_STAGE,
         }
@@ -74,7 +75,11 @@ class Match(models.Model):
         SCHEDULED = "scheduled", "Scheduled"
         SUBMITTED = "submitted", "Submitted, awaiting confirmation"
         CONFIRMED = "confirmed", "Confirmed"
+        FORFEITED = "forfeited", "Forfeited"
         VOIDED = "voided", "Voided"
+
+    #: Decided for the table: played and confirmed, or decided by a forfeit.
+    DECIDED_STATUSES = (Status.CONFIRMED, Status.FORFEITED)
 
     class ChallengeChooser(models.TextChoices):
         NONE = "", "—"
@@ -91,7 +96,13 @@ class Match(models.Model):
     )
     challenge_chooser = models.CharField(max_length=10, choices=ChallengeChooser.choices, blank=True, default="")
     challenge_roll = models.JSONField(null=True, blank=True, help_text="Faces of the random challenge generator")
-    date = models.DateField(null=True, blank=True)
+    date = models.DateField(null=True, blank=True, help_text="The day it is played; empty: the round's start")
+    deadline = models.DateField(null=True, blank=True, help_text="Its own deadline; empty: the round's")
+    place = models.CharField(max_length=100, blank=True, help_text="Where it is played (self-arranged leagues)")
+    rescheduled_at = models.DateTimeField(null=True, blank=True, help_text="Last moved by the master")
+    replay_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="replay", help_text="The voided fixture"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SCHEDULED)
     friendly = models.BooleanField(default=False, help_text="Earns XP and koban but never counts in league tables")
     simulated = models.BooleanField(default=False)
@@ -112,6 +123,7 @@ class Match(models.Model):
     )
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.CharField(max_length=200, blank=True)
+    forfeit_reason = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MatchQuerySet.as_manager()
@@ -141,6 +153,10 @@ class Match(models.Model):
     def playoff_round(self) -> int | None:
         """The playoff round this game belongs to; None in the regular season."""
         return playoff_round(self.stage)
+
+    def is_decided(self) -> bool:
+        """Counts in the table: played and confirmed, or decided by a forfeit."""
+        return self.status in self.DECIDED_STATUSES
 
 
 class MatchTeam(models.Model):

@@ -631,9 +631,14 @@ def advancement_choose(*, roll: AdvancementRoll, choice: str, actor: User | None
 
 
 def void_refusal(match: Match) -> str | None:
-    """Why this result cannot be voided (None when it can)."""
+    """Why this result cannot be voided (None when it can).
+
+    A forfeit can always be voided (it changed nothing but the winner's treasury, which the void
+    checks): the fixture can then be replayed."""
+    if match.status == Match.Status.FORFEITED:
+        return None
     if match.status != Match.Status.CONFIRMED:
-        return "Only a confirmed result can be voided."
+        return "Only a confirmed result (or a forfeit) can be voided."
     for side in match.sides.select_related("team"):
         later = (
             MatchTeam.objects.filter(

@@ -35,7 +35,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "outcomes": services_outcomes(match),
         "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
         "can_confirm": match.status == Match.Status.SUBMITTED and services.can_confirm(request.user, match),
-        "can_void": match.status == Match.Status.CONFIRMED and services.is_master_of(request.user, match),
+        "can_void": match.is_decided and services.is_master_of(request.user, match),
+        "can_manage_fixture": match.season_id is not None and services.is_master_of(request.user, match),
         "award_names": {a.key: a.feat for a in match.challenge.xp_awards.all()} if match.challenge_id else {},
     }
     return render(request, "matches/match_detail.html", context)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from league.selectors import TableRow
+from league.selectors import TableRow, side_points
 from matches.models import Match, MatchTeam
 from newsletters.charts import Series, line_chart
 from rules.engine import league as rules_league
@@ -487,7 +487,10 @@ def chart_section(games: dict[int, list[MatchTeam]], season, table_rows: Sequenc
     names = {r.team.pk: r.team.name for r in table_rows}
     order = [r.team.pk for r in table_rows]
     by_round = all(game[0].match.round_number for game in games.values())
-    value = {"win": season.points_win, "draw": season.points_draw, "loss": season.points_loss}
+
+    def value(side) -> int:
+        return side_points(season, side.outcome, forfeited=getattr(side.match, "status", "") == Match.Status.FORFEITED)
+
     points: dict[int, list[tuple[int, int]]] = defaultdict(list)
     ratings: dict[int, list[tuple[int, int]]] = defaultdict(list)
     totals: dict[int, int] = defaultdict(int)
@@ -497,7 +500,7 @@ def chart_section(games: dict[int, list[MatchTeam]], season, table_rows: Sequenc
         per_round: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
         for game in games.values():
             for side in game:
-                per_round[game[0].match.round_number][side.team_id] += value.get(side.outcome, 0)
+                per_round[game[0].match.round_number][side.team_id] += value(side)
         for rnd in rounds:
             for team_id in order:
                 totals[team_id] += per_round[rnd].get(team_id, 0)
@@ -506,7 +509,7 @@ def chart_section(games: dict[int, list[MatchTeam]], season, table_rows: Sequenc
         for side in game:
             played[side.team_id] += 1
             if not by_round:
-                totals[side.team_id] += value.get(side.outcome, 0)
+                totals[side.team_id] += value(side)
                 points[side.team_id].append((played[side.team_id], totals[side.team_id]))
             if side.rating is not None:
                 ratings[side.team_id].append((played[side.team_id], side.rating))

@@ -20,8 +20,8 @@ from django.db.models import Case, Count, IntegerField, Max, Prefetch, Q, QueryS
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
-from league.models import League, Season
-from league.selectors import TableRow, rank_rows
+from league.models import Bye, League, Season
+from league.selectors import TableRow, counts_bye_points, rank_rows, side_points
 from matches.models import REGULAR_STAGE, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision, counted_q
 from newsletters.models import Newsletter, NewsletterDelivery
 from newsletters.periods import Period
@@ -142,8 +142,20 @@ def group_by_match(sides: list[MatchTeam]) -> dict[int, list[MatchTeam]]:
     return games
 
 
-def table_through(season: Season, sides: list[MatchTeam]) -> list[TableRow]:
-    """The league table from the given counted sides, ranked with the season's tie-breakers.
+def byes_through(season: Season, period: Period) -> dict[int, int]:
+    """{team id: byes} that score in the table up to the period (swiss seasons: the byes of the
+    rounds up to a round period's, every bye for a week), one grouped query; else empty."""
+    if not counts_bye_points(season):
+        return {}
+    byes = Bye.objects.filter(season=season, stage=REGULAR_STAGE)
+    if period.is_round and period.season_number == season.number:
+        byes = byes.filter(round_number__lte=period.round_number)
+    return {r["team_id"]: r["n"] for r in byes.order_by().values("team_id").annotate(n=Count("id"))}
+
+
+def table_through(season: Season, sides: list[MatchTeam], byes: dict[int, int] | None = None) -> list[TableRow]:
+    """The league table from the given counted sides (and ``byes``, {team id: byes that score}),
+    ranked with the season's tie-breakers.
 
     Rating: each team's rating at the kick-off of its last game in the period (what the table
     looked like then); a team that has not played yet shows its current rating.
@@ -161,7 +173,9 @@ def table_through(season: Season, sides: list[MatchTeam]) -> list[TableRow]:
         t.pk: {"played": 0, "won": 0, "drawn": 0, "lost": 0, "for": 0, "against": 0, "rating": None} for t in teams
     }
     h2h: dict[tuple[int, int], int] = defaultdict(int)
-    points_for = {"win": season.points_win, "draw": season.points_draw, "loss": season.points_loss}
+    league_points: dict[int, int] = defaultdict(int)
+    met: dict[int, list[int]] = defaultdict(list)
+    byes = byes or {}
     for game in games.values():
         total = sum(s.points or 0 for s in game)
         for side in game:
@@ -169,6 +183,8 @@ def table_through(season: Season, sides: list[MatchTeam]) -> list[TableRow]:
                 side.team_id, {"played": 0, "won": 0, "drawn": 0, "lost": 0, "for": 0, "against": 0, "rating": None}
             )
             row["played"] += 1
+            earned = side_points(season, side.outcome, forfeited=side.match.status == Match.Status.FORFEITED)
+            league_points[side.team_id] += earned
             row[{"win": "won", "draw": "drawn", "loss": "lost"}.get(side.outcome, "lost")] += 1
             row["for"] += side.points or 0
             row["against"] += total - (side.points or 0)
@@ -176,7 +192,8 @@ def table_through(season: Season, sides: list[MatchTeam]) -> list[TableRow]:
                 row["rating"] = side.rating
             for other in game:
                 if other.team_id != side.team_id:
-                    h2h[(side.team_id, other.team_id)] += points_for.get(side.outcome, 0)
+                    h2h[(side.team_id, other.team_id)] += earned
+                    met[side.team_id].append(other.team_id)
     rows = []
     for team in teams:
         s = stats[team.pk]
@@ -188,10 +205,12 @@ def table_through(season: Season, sides: list[MatchTeam]) -> list[TableRow]:
                 won=s["won"],
                 drawn=s["drawn"],
                 lost=s["lost"],
-                points=s["won"] * season.points_win + s["drawn"] * season.points_draw + s["lost"] * season.points_loss,
+                points=league_points[team.pk] + byes.get(team.pk, 0) * season.bye_points,
                 points_for=s["for"],
                 points_against=s["against"],
                 rating=rating,
+                byes=byes.get(team.pk, 0),
+                opponents=tuple(met[team.pk]),
             )
         )
     return rank_rows(rows, season.tie_breaker_list, dict(h2h))

@@ -267,7 +267,7 @@ def compose_sections(newsletter: Newsletter, *, step: Callable[[str], None] = la
     step("Working out the league table")
     sides = selectors.season_sides_through(season, period) if season else []
     games = selectors.group_by_match(sides)
-    rows = selectors.table_through(season, sides) if season else []
+    rows = selectors.table_through(season, sides, selectors.byes_through(season, period)) if season else []
     previous = selectors.previous_newsletter(newsletter)
     previous_table = None
     if previous is not None and previous.sections.get("table"):

@@ -6,6 +6,7 @@
 * :mod:`.fixtures`: one fixture, generated or arranged by the players;
 * :mod:`.schedules`: schedule runs (the Celery task's service);
 * :mod:`.playoffs`: the playoff bracket;
+* :mod:`.rounds`: the round life cycle: forfeits, replays, round dates, rescheduling, editing a pairing;
 * :mod:`.simulations`: simulating a fixture, a round or the rest of a season (the Celery task's service).
 
 Check, then do: every service validates first and writes inside one ``transaction.atomic`` block.
@@ -20,6 +21,20 @@ from league.services.applications import application_accept, application_refuse,
 from league.services.fixtures import fixture_arrange, fixture_create, fixture_set_challenge
 from league.services.leagues import RESERVED_SLUGS, league_create, league_update, validate_tie_breakers
 from league.services.playoffs import on_match_confirmed, playoffs_advance
+from league.services.rounds import (
+    VIOLATION_TEXT,
+    PairingPlan,
+    fixture_edit_pairing,
+    fixture_forfeit,
+    fixture_replay,
+    fixture_reschedule,
+    forfeit_refusal,
+    pairing_plan,
+    pairing_refusal,
+    replay_refusal,
+    reschedule_refusal,
+    round_set_dates,
+)
 from league.services.schedules import (
     FORMAT_KIND,
     PLANNERS,
@@ -69,4 +84,17 @@ __all__ = [
     # playoffs
     "on_match_confirmed",
     "playoffs_advance",
+    # the round life cycle
+    "VIOLATION_TEXT",
+    "PairingPlan",
+    "fixture_edit_pairing",
+    "fixture_forfeit",
+    "fixture_replay",
+    "fixture_reschedule",
+    "forfeit_refusal",
+    "pairing_plan",
+    "pairing_refusal",
+    "replay_refusal",
+    "reschedule_refusal",
+    "round_set_dates",
 ]

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from common import text
-from league.models import TIE_BREAKER_CHOICES, HouseRules, League
+from league.models import MAX_HOUSE_KOBAN, MAX_HOUSE_POINTS, TIE_BREAKER_CHOICES, HouseRules, League
 from rules.engine import league as rules_league
 
 if TYPE_CHECKING:
@@ -29,6 +29,15 @@ def validate_tie_breakers(value: str) -> str:
     return ",".join(names)
 
 
+#: House rules that may be empty (the default) or a number up to a bound.
+BOUNDED_HOUSE_RULES = {
+    "points_bye": MAX_HOUSE_POINTS,
+    "points_forfeit_win": MAX_HOUSE_POINTS,
+    "points_forfeit_loss": MAX_HOUSE_POINTS,
+    "revenue_forfeit_win": MAX_HOUSE_KOBAN,
+}
+
+
 def _clean_house_rules(rules: Mapping) -> dict:
     unknown = set(rules) - set(HouseRules.HOUSE_RULE_FIELDS)
     if unknown:
@@ -36,6 +45,10 @@ def _clean_house_rules(rules: Mapping) -> dict:
     cleaned = dict(rules)
     if "tie_breakers" in cleaned:
         cleaned["tie_breakers"] = validate_tie_breakers(cleaned["tie_breakers"])
+    for name, bound in BOUNDED_HOUSE_RULES.items():
+        value = cleaned.get(name)
+        if value is not None and not 0 <= value <= bound:
+            raise ValidationError({name: f"Between 0 and {bound} (empty: the default)."})
     cap = cleaned.get("max_bonus_koban")
     if cap is not None and not 0 <= cap <= rules_league.MAX_BONUS_KOBAN_LIMIT:
         raise ValidationError(

@@ -23,7 +23,7 @@ def _slot_winner(slot: BracketSlot, sides: list[MatchTeam]) -> int | None:
     if slot.is_bye:
         return slot.home_id
     match = slot.match
-    if match is None or match.status != Match.Status.CONFIRMED:
+    if match is None or not match.is_decided:
         return None
     for side in sides:
         if side.outcome == MatchTeam.Outcome.WIN:
@@ -63,6 +63,8 @@ def playoffs_advance(*, season: Season, rng: random.Random | None = None) -> lis
                     stage=playoff_stage(last),
                     pairing_reason=f"replay: seed {slot.home_seed} v seed {slot.away_seed}",
                 )
+                replay.replay_of = slot.match
+                replay.save(update_fields=["replay_of"])
                 slot.match = replay
                 slot.save(update_fields=["match"])
                 made.append(replay)

@@ -3,11 +3,12 @@ and round), and the generation itself, which the Celery task runs with a stored 
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 import secrets
 import uuid
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
@@ -15,8 +16,8 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from league import scheduling, selectors
-from league.models import BracketSlot, Bye, ScheduleRun, Season, SeasonEntry
+from league import readmodel, scheduling, selectors
+from league.models import BracketSlot, Bye, Round, ScheduleRun, Season, SeasonEntry
 from league.services.fixtures import fixture_create
 from league.services.seasons import mark_running
 from matches.models import REGULAR_STAGE, Match, MatchTeam
@@ -83,6 +84,9 @@ def schedule_request(
     challenge: Challenge | None = None,
     actor: User | None = None,
     seed: int | None = None,
+    starts_on=None,
+    deadline=None,
+    interval_days: int = 7,
 ) -> ScheduleRun:
     """Record a request to generate fixtures; the caller dispatches the task after commit.
 
@@ -92,6 +96,9 @@ def schedule_request(
     """
     if kind not in ScheduleRun.Kind.values:
         raise ValidationError(f"Unknown schedule kind {kind!r}.")
+    _check_dates(starts_on, deadline)
+    if not 1 <= interval_days <= 365:
+        raise ValidationError({"interval_days": "Between 1 and 365 days."})
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=season.pk)
         expected, problems = schedule_next(season, kind)
@@ -118,6 +125,9 @@ def schedule_request(
             challenge=challenge,
             requested_by=actor if getattr(actor, "pk", None) else None,
             queued_at=timezone.now(),
+            starts_on=starts_on,
+            deadline=deadline,
+            interval_days=interval_days,
         )
         mark_running(season)
     return run
@@ -256,6 +266,8 @@ def write_plan(
     Bye.objects.bulk_create(
         [Bye(season=season, stage=run.stage, round_number=r, team_id=t, reason=reason) for r, t, reason in byes]
     )
+    if byes and run.stage == REGULAR_STAGE and readmodel.counts_bye_points(season):
+        readmodel.standings_refresh(season=season, team_ids=[t for _r, t, _reason in byes])  # a bye scores
     return made
 
 
@@ -287,6 +299,7 @@ def schedule_generate(*, run_id: int, progress: Progress | None = None) -> Sched
             fixtures, byes = PLANNERS[run.kind](run, season, rng)
             run.total = len(fixtures)
             write_plan(run=run, season=season, fixtures=fixtures, byes=byes, rng=rng, progress=progress)
+            _write_round_dates(run, season, {f[0] for f in fixtures} | {b[0] for b in byes})
             mark_running(season)
             return run_done(run, len(fixtures))
     except ValidationError as exc:
@@ -309,3 +322,29 @@ def schedule_run_failed(*, run_id: int, error: str) -> None:
     ScheduleRun.objects.filter(pk=run_id).exclude(status=ScheduleRun.Status.DONE).update(
         status=ScheduleRun.Status.FAILED, error=error[:300]
     )
+
+
+def _check_dates(starts_on, deadline) -> None:
+    if starts_on and deadline and deadline < starts_on:
+        raise ValidationError({"deadline": "The deadline cannot come before the start."})
+
+
+def _write_round_dates(run: ScheduleRun, season: Season, round_numbers: Collection[int]) -> None:
+    """The dates the master gave the schedule run, on each round it made: round robin rounds
+    follow one another ``interval_days`` apart."""
+    if run.starts_on is None and run.deadline is None:
+        return
+    first = min(round_numbers, default=0)
+    rows = []
+    for number in sorted(round_numbers):
+        shift = dt.timedelta(days=run.interval_days * (number - first))
+        rows.append(
+            Round(
+                season=season,
+                stage=run.stage,
+                round_number=number,
+                starts_on=run.starts_on + shift if run.starts_on else None,
+                deadline=run.deadline + shift if run.deadline else None,
+            )
+        )
+    Round.objects.bulk_create(rows, ignore_conflicts=True)

@@ -289,3 +289,13 @@ def test_swiss_tables_seat_everyone_with_repeats_reported(n, seed, density):
     # The leader always sits at the top table.
     if rnd.tables:
         assert rnd.tables[0].players[0] == 0
+
+
+def test_the_lower_bound_counts_the_players_who_sat_out():
+    """Five players, one table of four a round: the round-2 table may take the round-1 bye, so
+    three pairs must meet again (not six, as when every player was assumed seated in round 1)."""
+    assert repeat_lower_bound(5, [(4,), (4,)]) == 3
+    schedule = table_schedule(
+        [f"p{i}" for i in range(5)], 2, rng=random.Random(0), min_size=4, max_size=4, preferred=4, iterations=100
+    )
+    assert schedule.repeats == schedule.lower_bound == 3

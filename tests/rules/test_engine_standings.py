@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from rules.engine.standings import (
     TIE_BREAKER_LABELS,
     Standing,
     TieBreaker,
+    buchholz,
     head_to_head_groups,
+    opponents_win_percentage,
     parse_tie_breakers,
     rank,
+    win_percentage,
 )
 
 
@@ -78,3 +83,81 @@ def test_head_to_head_groups_are_the_teams_level_before_it():
     groups = head_to_head_groups(TABLE, ["wins", "head_to_head"])
     within = {pair: v for pair, v in h2h.items() if any(set(pair) <= g for g in groups)}
     assert order(TABLE, ["wins", "head_to_head"], within) == order(TABLE, ["wins", "head_to_head"], h2h)
+
+
+# --- strength of schedule (issue 13): Buchholz and opponents' win percentage ---------------------
+
+
+def g(team_id, name, points, won=0, drawn=0, played=0, opponents=()):
+    return Standing(team_id, name, points, won=won, drawn=drawn, played=played, opponents=tuple(opponents))
+
+
+# A swiss event after three rounds (3 points a win, 1 a draw). Fox had a bye in round 3 (scored
+# as a win: 3 points, no game, no opponent).
+SWISS = [
+    g(1, "Ant", 6, won=2, played=3, opponents=(2, 3, 4)),  # beat Bee, Cat; lost to Dog
+    g(2, "Bee", 6, won=2, played=3, opponents=(1, 5, 6)),  # lost to Ant; beat Eel, Fox
+    g(3, "Cat", 4, won=1, drawn=1, played=3, opponents=(1, 4, 5)),
+    g(4, "Dog", 4, won=1, drawn=1, played=3, opponents=(1, 3, 6)),
+    g(5, "Eel", 1, drawn=1, played=3, opponents=(2, 3, 6)),
+    g(6, "Fox", 3, played=2, opponents=(2, 4)),  # lost both games, and a bye worth 3
+]
+
+
+def test_win_percentage_counts_a_draw_as_half_a_win():
+    assert win_percentage(g(1, "x", 0, won=2, drawn=1, played=4)) == Fraction(5, 8)
+    assert win_percentage(g(1, "x", 0)) == 0
+
+
+def test_buchholz_sums_the_league_points_of_every_opponent_met():
+    assert buchholz(SWISS) == {
+        1: 6 + 4 + 4,
+        2: 6 + 1 + 3,  # Fox's bye points count in its total
+        3: 6 + 4 + 1,
+        4: 6 + 4 + 3,
+        5: 6 + 4 + 3,
+        6: 6 + 4,  # the bye has no opponent
+    }
+
+
+def test_buchholz_counts_a_rematch_twice_and_a_team_that_left_as_zero():
+    table = [g(1, "Ant", 3, opponents=(2, 2, 99)), g(2, "Bee", 5, opponents=(1, 1))]
+    assert buchholz(table) == {1: 10, 2: 6}
+
+
+def test_opponents_win_percentage_is_the_mean_over_games_exactly():
+    owp = opponents_win_percentage(SWISS)
+    # Ant met Bee (2/3), Cat (1.5/3) and Dog (1.5/3)
+    assert owp[1] == (Fraction(2, 3) + Fraction(1, 2) + Fraction(1, 2)) / 3
+    # Fox played two games (the bye is not one): Bee 2/3, Dog 1/2
+    assert owp[6] == (Fraction(2, 3) + Fraction(1, 2)) / 2
+    assert opponents_win_percentage([g(7, "New", 0)]) == {7: 0}
+
+
+def test_buchholz_separates_teams_level_on_points():
+    # Ant and Bee 6, Cat and Dog 4: Buchholz puts Ant (14) over Bee (10), Dog (13) over Cat (11)
+    assert order(SWISS, ["buchholz"]) == ["Ant", "Bee", "Dog", "Cat", "Fox", "Eel"]
+
+
+def test_opponents_win_percentage_separates_teams_level_on_points():
+    # Cat met Ant 2/3, Dog 1/2, Eel 1/6: 4/9; Dog met Ant 2/3, Cat 1/2, Fox 0: 7/18
+    assert order(SWISS, ["opponents_win_percentage"]) == ["Ant", "Bee", "Cat", "Dog", "Fox", "Eel"]
+
+
+def test_strength_of_schedule_then_another_tie_breaker():
+    level = [
+        g(1, "Ant", 3, won=1, played=1, opponents=(3,)),
+        Standing(2, "Bee", 3, points_for=5, won=1, played=1, opponents=(4,)),
+        g(3, "Cat", 0, played=1, opponents=(1,)),
+        g(4, "Dog", 0, played=1, opponents=(2,)),
+    ]
+    # Buchholz: Ant 0, Bee 0 (level); points scored decides
+    assert order(level, ["buchholz", "points_for"]) == ["Bee", "Ant", "Cat", "Dog"]
+    assert order(level, [TieBreaker.OPPONENTS_WIN_PERCENTAGE]) == ["Ant", "Bee", "Cat", "Dog"]
+
+
+def test_head_to_head_groups_after_strength_of_schedule():
+    level = [g(1, "A", 3, opponents=(3,)), g(2, "B", 3, opponents=(4,)), g(3, "C", 0), g(4, "D", 0)]
+    assert head_to_head_groups(level, ["buchholz", "head_to_head"]) == [frozenset({1, 2}), frozenset({3, 4})]
+    level[2] = g(3, "C", 1)  # A met a team with a point, B did not: nobody is level any more
+    assert head_to_head_groups(level, ["buchholz", "head_to_head"]) == []

@@ -60,6 +60,14 @@ def _season(w: World) -> dict:
     return {"slug": w.league.slug, "number": w.season.number}
 
 
+def _fixture_state(state: str) -> Callable[[World], dict]:
+    """A fixture of L in a state of the round life cycle (tests/trust/world.py)."""
+    named = {"scheduled": "open_match", "submitted": "submitted", "confirmed": "confirmed"}
+    if state in named:
+        return lambda w: {"pk": getattr(w, named[state]).pk}
+    return lambda w: {"pk": w.extra[state].pk}
+
+
 def _team(w: World) -> dict:
     return {"pk": w.team_a.pk}
 
@@ -238,6 +246,9 @@ RULES: dict[str, list[Case]] = {
     "matches:detail": [
         _public(lambda w: {"pk": w.confirmed.pk}, "confirmed"),
         _public(lambda w: {"pk": w.open_match.pk}, "scheduled"),
+        _public(_fixture_state("forfeited"), "forfeited"),
+        _public(_fixture_state("rescheduled"), "rescheduled"),
+        _public(_fixture_state("voided"), "voided"),
     ],
     "matches:presheet": [
         _public(lambda w: {"pk": w.open_match.pk}, "before kick-off"),
@@ -365,6 +376,33 @@ RULES: dict[str, list[Case]] = {
     "league:fixture_challenge": [
         Case(kwargs=lambda w: {"pk": w.open_match.pk}, get=TEAM_A, post=TEAM_A, data=lambda w: {"challenge": _brawl()})
     ],
+    # --- the round life cycle (issue 13): every URL in every fixture state it can meet
+    "league:round_dates": [
+        Case(
+            kwargs=lambda w: {**_season(w), "round_number": 1},
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {"starts_on": "2026-04-01", "deadline": "2026-04-08"},
+        )
+    ],
+    "league:playoff_round_dates": [
+        Case(kwargs=lambda w: {**_season(w), "round_number": 1}, get=MASTER, post=MASTER, data=lambda w: {})
+    ],
+    **{
+        name: [
+            Case(kwargs=_fixture_state(state), get=MASTER, post=MASTER, data=data, label=state)
+            for state in ("scheduled", "rescheduled", "submitted", "confirmed", "forfeited", "voided")
+        ]
+        for name, data in (
+            (
+                "league:fixture_reschedule",
+                lambda w: {"date": "2026-04-02", "deadline": "2026-04-09", "place": "Riverside"},
+            ),
+            ("league:fixture_pairing", lambda w: {"home": w.team_b.pk, "away": w.team_a.pk, "confirm": "True"}),
+            ("league:fixture_forfeit", lambda w: {"forfeiting": str(w.team_b.pk), "reason": "Did not come"}),
+            ("league:fixture_replay", lambda w: {}),
+        )
+    },
     # --- newsletters
     "newsletters:list": [_public(lambda w: {"league_slug": w.league.slug})],
     "newsletters:feed": [_public(lambda w: {"league_slug": w.league.slug})],

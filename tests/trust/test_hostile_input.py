@@ -322,11 +322,57 @@ def test_schedule_generate(world, data):
         "kind": hostile("round_robin", "random_weekly", "swiss", "playoff"),
         "round_number": hostile(0, 1, 2, *HUGE[:6]),
         "challenge": hostile("", *challenges, *BAD_IDS),
+        "starts_on": hostile(*DATES),
+        "deadline": hostile(*DATES),
+        "interval_days": hostile(1, 7, 365, 366, *HUGE[:4]),
     }
     url = reverse(
         "league:schedule_generate", kwargs={"slug": world.other_league.slug, "number": world.other_season.number}
     )
     _check(world, "other_master", url, data.draw(form_data(fields)))
+
+
+DATES = ("2025-02-30", "2026-03-01", "2026-02-01", "0000-00-00", "9999-12-31", "1-1-1", "")
+
+
+@FAST
+@given(data=st.data(), playoff=st.booleans())
+def test_round_dates(world, data, playoff):
+    name = "league:playoff_round_dates" if playoff else "league:round_dates"
+    url = reverse(name, kwargs={"slug": world.league.slug, "number": world.season.number, "round_number": 1})
+    _check(world, "master", url, data.draw(form_data({"starts_on": hostile(*DATES), "deadline": hostile(*DATES)})))
+
+
+@FAST
+@given(data=st.data())
+def test_fixture_reschedule(world, data):
+    fields = {"date": hostile(*DATES), "deadline": hostile(*DATES), "place": hostile("Dojo", "x" * 101, "")}
+    url = reverse("league:fixture_reschedule", kwargs={"pk": world.extra["rescheduled"].pk})
+    _check(world, "master", url, data.draw(form_data(fields)))
+
+
+@FAST
+@given(data=st.data())
+def test_fixture_pairing(world, data):
+    fields = {
+        "home": hostile(*ids(world)),
+        "away": hostile(*ids(world)),
+        "confirm": hostile("True", "False", "on", ""),
+        "accept_violations": hostile("on", ""),
+    }
+    url = reverse("league:fixture_pairing", kwargs={"pk": world.extra["rescheduled"].pk})
+    _check(world, "master", url, data.draw(form_data(fields)))
+
+
+@FAST
+@given(data=st.data())
+def test_fixture_forfeit(world, data):
+    fields = {
+        "forfeiting": hostile(world.team_a.pk, world.team_b.pk, "both", *ids(world)),
+        "reason": hostile("No-show", "x" * 201, ""),
+    }
+    url = reverse("league:fixture_forfeit", kwargs={"pk": world.extra["rescheduled"].pk})
+    _check(world, "master", url, data.draw(form_data(fields)))
 
 
 @FEWER
@@ -409,6 +455,11 @@ POSTED_HERE = {
     "league:fixture_challenge",
     "league:schedule_generate",
     "league:playoffs_advance",
+    "league:round_dates",
+    "league:playoff_round_dates",
+    "league:fixture_reschedule",
+    "league:fixture_pairing",
+    "league:fixture_forfeit",
     "newsletters:build",
     "newsletters:edit",
     "newsletters:publish",
@@ -436,6 +487,7 @@ def test_every_form_is_fuzzed():
         "teams:recruit",
         "api:match-confirm",  # reads no body
         "data:token",  # make or revoke a token: no field but the button's name
+        "league:fixture_replay",
     }
     posting = {name for name, cases in RULES.items() if any(c.post not in (None, READ_ONLY) for c in cases)}
     missing = posting - POSTED_HERE - _api_writes() - buttons

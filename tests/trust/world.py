@@ -7,7 +7,8 @@ Two leagues:
         a confirmed match A v B, a submitted match A v B (entered by trust-player, waiting for
         trust-other or the master), an open match A v B (Brawl, "player 1 chooses" the challenge),
         a pending advancement roll for one of the Tigers, a schedule run, and two newsletters
-        (one published, one draft).
+        (one published, one draft); fixtures A v B forfeited, rescheduled and voided (a voided
+        forfeit), in ``world.extra`` (issue 13).
         trust-player also owns "Free Agents", a team in no league (so they may apply to L).
     M "Mist" (master: trust-master-m), a round robin season with Foxes (trust-stranger) and
         Apes (trust-stranger-2).
@@ -141,6 +142,7 @@ def seed_world() -> World:
     _seed_simulation(world)
     _seed_balance_study(world)
     _seed_team_states(world)
+    _seed_fixture_states(world)
     for obj in (confirmed, submitted, open_match, team_a, team_b):
         obj.refresh_from_db()
     return world
@@ -151,6 +153,30 @@ def _api_tokens(users: dict) -> dict[str, str]:
     from rest_framework.authtoken.models import Token
 
     return {role: Token.objects.create(user=user).key for role, user in users.items()}
+
+
+def _seed_fixture_states(world: World) -> None:
+    """Fixtures of L in the round life cycle's states (issue 13): ``forfeited`` (Squids did not
+    come: a walkover for the Tigers), ``rescheduled`` (moved by the master, still to play) and
+    ``voided`` (a forfeit voided by the master, not yet replayed)."""
+    import datetime as dt
+
+    master = world.users["master"]
+    brawl = Challenge.objects.get(slug="brawl")
+
+    def fixture() -> Match:
+        return match_services.match_create(teams=[world.team_a, world.team_b], challenge=brawl, season=world.season)
+
+    world.extra["forfeited"] = league_services.fixture_forfeit(
+        match=fixture(), forfeiting=[world.team_b.pk], reason="No-show", actor=master
+    )
+    world.extra["rescheduled"] = league_services.fixture_reschedule(
+        match=fixture(), date=dt.date(2026, 4, 1), deadline=dt.date(2026, 4, 5), place="The tea house", actor=master
+    )
+    voided = league_services.fixture_forfeit(
+        match=fixture(), forfeiting=[world.team_a.pk], reason="Wrong", actor=master
+    )
+    world.extra["voided"] = match_services.match_void(match=voided, actor=master, reason="Recorded by mistake")
 
 
 def _seed_team_states(world: World) -> None:
