@@ -225,13 +225,16 @@ def choose_advancement(
     return options[0]
 
 
-def _auto_advance(ninja_ids: Iterable[int]) -> list[dict[str, Any]]:
-    """Take every pending advancement roll (dice rolled) of these models by the policy, in bulk:
-    a fixed number of queries however many rolls there are. Returns what was chosen."""
+def _auto_advance(match: Match) -> list[dict[str, Any]]:
+    """Take the pending advancement rolls (dice rolled) this simulated match earned by the policy,
+    in bulk: a fixed number of queries however many rolls there are. Returns what was chosen.
+
+    Only this match's rolls: a roll earned in a match the players played, or left to them by a
+    "pending" simulation, stays theirs to choose (issue 13)."""
     rolls = [
         r
         for r in AdvancementRoll.objects.filter(
-            ninja_id__in=list(ninja_ids),
+            match=match,
             status=AdvancementRoll.Status.PENDING,
             ninja__status=Ninja.Status.ACTIVE,
         ).order_by("ninja_id", "id")
@@ -331,8 +334,10 @@ def simulate_match(
     to do (the match is already played, submitted or voided: simulating twice is a no-op).
 
     ``seed`` (optional) becomes the match's seed; without it the stored seed (or a new one) is
-    used. ``policy``: "auto" takes the pending advancement rolls of the match's models by
-    :func:`choose_advancement`; "pending" leaves them to the players. Who may ask is checked by
+    used. ``policy``: "auto" takes the advancement rolls this match earned by
+    :func:`choose_advancement` (never a roll left to the players from another match); "pending"
+    leaves them to the players. A team with an unchosen roll cannot kick off
+    (:class:`matches.services.KickOffBlocked`). Who may ask is checked by
     the caller (views: the league's master).
     """
     if policy not in POLICIES:
@@ -371,7 +376,7 @@ def simulate_match(
         services.match_submit_result(match=locked, record=record, actor=actor, upkeep=upkeep, simulated=True)
         advancements: list[dict[str, Any]] = []
         if policy == AUTO:
-            advancements = _auto_advance(row["id"] for side in sides for row in side.roster_snapshot or [])
+            advancements = _auto_advance(locked)
         run = SimulationRun.objects.create(
             match=locked,
             job=job,

@@ -8,7 +8,15 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from matches import selectors, services
-from matches.forms import AdvancementChoiceForm, AdvancementFacesForm, ConfirmForm, ResultForm, VoidForm
+from matches.forms import (
+    AdvancementChoiceForm,
+    AdvancementFacesForm,
+    ConfirmForm,
+    ResultForm,
+    VoidForm,
+    draft_initial,
+    submission_initial,
+)
 from matches.models import Match
 from rules.engine import challenges
 from teams.models import AdvancementRoll
@@ -29,15 +37,23 @@ def _errors(exc: ValidationError) -> list[str]:
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match(pk)
     sides = list(match.sides.all())
+    disputed = match.counter_record is not None
+    first = selectors.record_view(match, match.submitted_record, other=match.counter_record if disputed else None)
+    second = selectors.record_view(match, match.counter_record, other=match.submitted_record) if disputed else []
     context = {
         "match": match,
         "sides": sides,
         "outcomes": services_outcomes(match),
         "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
         "can_confirm": match.status == Match.Status.SUBMITTED and services.can_confirm(request.user, match),
+        "can_counter": services.can_counter_submit(request.user, match),
+        "can_settle": services.can_settle(request.user, match),
         "can_void": match.is_decided and services.is_master_of(request.user, match),
         "can_manage_fixture": match.season_id is not None and services.is_master_of(request.user, match),
         "award_names": {a.key: a.feat for a in match.challenge.xp_awards.all()} if match.challenge_id else {},
+        "first_record": first,
+        "second_record": second,
+        "differences": selectors.record_differences(first) if disputed else 0,
     }
     return render(request, "matches/match_detail.html", context)
 
@@ -53,6 +69,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
     Stealth. Before kick-off the figures are live (the same functions kick-off stores them with);
     after it, the kick-off snapshot."""
     match = _get_match(pk)
+    blockers = []
     if match.kicked_off_at:
         sides = list(match.sides.all())
         rosters = [side.roster_snapshot or [] for side in sides]
@@ -64,6 +81,8 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
         rosters = [services.roster_snapshot(team) for _, team, _ in live]
         ratings = [rating for _, _, rating in live]
         bonuses = services.live_underdog_bonuses(match, live)
+        if match.status == Match.Status.SCHEDULED:
+            blockers = services.kick_off_blockers(match)
     slug = match.challenge.slug if match.challenge_id else None
     rows = [
         {
@@ -87,6 +106,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
             "match": match,
             "rows": rows,
             "setup_stealth": challenges.setup_stealth(slug).value,
+            "blockers": blockers,
             "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
         },
     )
@@ -123,10 +143,14 @@ def _result_form(request, match, data=None):
 
 @login_required
 def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
+    """The result form. Before a result is in, for the players and the master; while one waits for
+    confirmation, for the other side's player, starting from the waiting record: submitting the
+    same record confirms it, a different one disputes it (the master settles)."""
     match = _get_match(pk)
     if not services.can_enter_result(request.user, match):
         raise PermissionDenied("Only a player in this match or the league's master may enter its result.")
-    if match.status != Match.Status.SCHEDULED:
+    counter = services.can_counter_submit(request.user, match)
+    if match.status != Match.Status.SCHEDULED and not counter:
         messages.info(request, f"This match is {match.get_status_display().lower()}.")
         return redirect(match)
     if match.challenge_id is None:
@@ -136,13 +160,27 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
         if request.method != "POST":
             # No GET writes: opening this page (or following a link to it) freezes nothing. The
             # page offers the kick-off as a button (docs/security.md, "Trust, round 2", 7).
-            return render(request, "matches/result_form.html", {"match": match, "form": None, "needs_kick_off": True})
+            return render(
+                request,
+                "matches/result_form.html",
+                {
+                    "match": match,
+                    "form": None,
+                    "needs_kick_off": True,
+                    "blockers": services.kick_off_blockers(match),
+                },
+            )
         # A posted draft or result is an explicit act: the match kicks off with it.
-        services.match_kick_off(match=match)
+        try:
+            services.match_kick_off(match=match)
+        except ValidationError as exc:
+            messages.error(request, " ".join(_errors(exc)))
+            return redirect("matches:result", pk=pk)
         match = _get_match(pk)
+    rejected = None
     if request.method == "POST":
         form = _result_form(request, match, request.POST)
-        if "save_draft" in request.POST:
+        if "save_draft" in request.POST and not counter:
             # Keep only the form's own fields, without NUL bytes (PostgreSQL's jsonb refuses them)
             # and cut short: a draft stores what was typed, not whatever was posted.
             draft = {k: v.replace("\x00", "")[:100] for k, v in request.POST.items() if k in form.fields}
@@ -160,28 +198,47 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
                     form.add_error(None, message)
             else:
                 match.refresh_from_db()
-                if match.status == Match.Status.CONFIRMED:
+                if match.status == Match.Status.CONFIRMED and counter:
+                    messages.success(request, "Your record matches the submitted one: the result is confirmed.")
+                elif match.status == Match.Status.CONFIRMED:
                     messages.success(request, "Result recorded and the post-game sequence applied.")
+                elif match.status == Match.Status.DISPUTED:
+                    messages.warning(
+                        request,
+                        "Your record differs from the submitted one: the match is disputed until the ninja master settles it.",
+                    )
                 else:
                     messages.success(request, "Result submitted. An opponent or the ninja master must confirm it.")
                 return redirect(match)
+    elif counter:
+        form = _result_form(request, match)
+        form.initial = submission_initial(form, match.submitted_record)
     else:
         draft = match.result_draft or {}
         if "rejected_record" in draft:
-            messages.warning(
-                request, "The last result was rejected" + (f": {draft['reason']}" if draft.get("reason") else ".")
-            )
-            draft = {}
-        form = _result_form(request, match, draft or None)
-        if draft:
-            form.is_bound and form.errors  # noqa: B018 - show what is still missing in the draft
-    return render(request, "matches/result_form.html", {"match": match, "form": form})
+            # A rejected result comes back with every field as it was submitted, and the reason.
+            rejected = {"reason": draft.get("reason", "")}
+            form = _result_form(request, match)
+            form.initial = submission_initial(form, draft["rejected_record"])
+        else:
+            # A draft comes back as typed, without errors: what is still missing is said when the
+            # result is submitted, never next to "Draft saved".
+            form = _result_form(request, match)
+            if draft:
+                form.initial = draft_initial(form, draft)
+    return render(
+        request,
+        "matches/result_form.html",
+        {"match": match, "form": form, "counter": counter, "rejected": rejected},
+    )
 
 
 @login_required
 @require_POST
 def confirm(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("league"), pk=pk)
+    if not services.can_enter_result(request.user, match):
+        raise PermissionDenied("Only an opposing player or the league's master may confirm this result.")
     form = ConfirmForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Choose confirm or reject.")
@@ -196,6 +253,54 @@ def confirm(request: HttpRequest, pk: int) -> HttpResponse:
     except ValidationError as exc:
         messages.error(request, " ".join(_errors(exc)))
     return redirect(match)
+
+
+@login_required
+def settle(request: HttpRequest, pk: int) -> HttpResponse:
+    """The master settles a disputed result: picks one of the two records, or edits a record
+    (starting from the first, or the second with ``?start=second``) and applies it."""
+    match = _get_match(pk)
+    if not services.is_master_of(request.user, match):
+        raise PermissionDenied("Only the league's ninja master may settle a disputed result.")
+    if match.status != Match.Status.DISPUTED:
+        messages.info(request, f"This match is {match.get_status_display().lower()}: there is nothing to settle.")
+        return redirect(match)
+    start = "second" if request.GET.get("start") == "second" else "first"
+    if request.method == "POST" and "pick" in request.POST:
+        try:
+            services.match_settle(match=match, actor=request.user, pick=request.POST["pick"][:10])
+        except ValidationError as exc:
+            messages.error(request, " ".join(_errors(exc)))
+            return redirect("matches:settle", pk=pk)
+        messages.success(request, "Dispute settled: the post-game sequence is applied.")
+        return redirect(match)
+    form = _result_form(request, match, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        record, upkeep, faces = form.to_record()
+        try:
+            services.match_settle(match=match, actor=request.user, record=record, upkeep=upkeep, downtime_faces=faces)
+        except ValidationError as exc:
+            for message in _errors(exc):
+                form.add_error(None, message)
+        else:
+            messages.success(request, "Dispute settled with your edited record: the post-game sequence is applied.")
+            return redirect(match)
+    elif request.method != "POST":
+        form.initial = submission_initial(form, match.counter_record if start == "second" else match.submitted_record)
+    first = selectors.record_view(match, match.submitted_record, other=match.counter_record)
+    second = selectors.record_view(match, match.counter_record, other=match.submitted_record)
+    return render(
+        request,
+        "matches/settle.html",
+        {
+            "match": match,
+            "form": form,
+            "start": start,
+            "first_record": first,
+            "second_record": second,
+            "differences": selectors.record_differences(first),
+        },
+    )
 
 
 @login_required

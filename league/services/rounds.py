@@ -20,7 +20,7 @@ from league.models import BracketSlot, Bye, Round, Season
 from league.services.fixtures import _season_entry_ids, fixture_create
 from league.services.playoffs import on_match_confirmed
 from league.services.schedules import _check_dates
-from matches.models import REGULAR_STAGE, Match, MatchTeam
+from matches.models import AWAITING_STATUSES, REGULAR_STAGE, Match, MatchTeam
 from teams.models import Team, TreasuryEntry
 from teams.services import treasury_post
 
@@ -36,8 +36,8 @@ def forfeit_refusal(match: Match) -> str | None:
         return "Only a league fixture can be forfeited."
     if match.season.is_finished:
         return "The season is over."
-    if match.status == Match.Status.SUBMITTED:
-        return "A result waits for confirmation: confirm, reject or void it first."
+    if match.status in AWAITING_STATUSES:
+        return "A result waits for confirmation or settlement: deal with it (or void it) first."
     if match.status != Match.Status.SCHEDULED:
         return f"This fixture is {match.get_status_display().lower()}: only a fixture not yet played can be forfeited."
     return None

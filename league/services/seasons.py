@@ -11,7 +11,7 @@ from django.utils import timezone
 from common import text
 from league import selectors
 from league.models import BracketSlot, League, Season, SeasonEntry
-from matches.models import Match
+from matches.models import AWAITING_STATUSES, Match
 from teams.models import Team
 
 VOID_REASON_SEASON_ENDED = "Not played before the season ended"
@@ -100,8 +100,10 @@ def season_finish(*, season: Season) -> Season:
         season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
         if season.is_finished:
             return season
-        if season.matches.filter(status=Match.Status.SUBMITTED).exists():
-            raise ValidationError("A result is waiting for confirmation: confirm or void it before ending the season.")
+        if season.matches.filter(status__in=AWAITING_STATUSES).exists():
+            raise ValidationError(
+                "A result is waiting for confirmation or settlement: deal with it before ending the season."
+            )
         now = timezone.now()
         season.matches.filter(status=Match.Status.SCHEDULED).update(
             status=Match.Status.VOIDED, voided_at=now, void_reason=VOID_REASON_SEASON_ENDED

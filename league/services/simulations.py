@@ -92,6 +92,10 @@ def simulation_request(
                 return _asked_again(existing), False
             if match.status != Match.Status.SCHEDULED:
                 raise ValidationError(f"This match is already {match.get_status_display().lower()}.")
+            if match.kicked_off_at is None:
+                blockers = services.kick_off_blockers(match)
+                if blockers:
+                    raise ValidationError(services.kick_off_blocker_messages(blockers))
             fields = {
                 "league_id": match.league_id,
                 "season_id": match.season_id,
@@ -282,6 +286,9 @@ def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> Simu
                 playoffs_advance(season=job.season)
         else:
             note = _run_season(job, runner)
+    except services.KickOffBlocked as exc:
+        # The simulator never makes a choice left to the players: it stops where a team waits for one.
+        note = "Stopped: " + " ".join(exc.messages)
     except ValidationError as exc:
         simulation_job_failed(job_id=job.pk, error="; ".join(exc.messages))
         return SimulationJob.objects.get(pk=job.pk)

@@ -249,6 +249,8 @@ RULES: dict[str, list[Case]] = {
         _public(_fixture_state("forfeited"), "forfeited"),
         _public(_fixture_state("rescheduled"), "rescheduled"),
         _public(_fixture_state("voided"), "voided"),
+        _public(lambda w: {"pk": w.submitted.pk}, "submitted"),
+        _public(lambda w: {"pk": w.extra["disputed"].pk}, "disputed"),
     ],
     "matches:presheet": [
         _public(lambda w: {"pk": w.open_match.pk}, "before kick-off"),
@@ -270,6 +272,40 @@ RULES: dict[str, list[Case]] = {
             data=lambda w: {"s1_points": "2", "s2_points": "1"},
             label="submit",
         ),
+        # Submitted: the other side may enter his own record (the others are sent to the match).
+        Case(
+            kwargs=lambda w: {"pk": w.submitted.pk},
+            get=IN_MATCH,
+            post=IN_MATCH,
+            data=lambda w: {"s1_points": "2", "s2_points": "1", "submit_result": "1"},
+            label="submitted",
+        ),
+        Case(
+            kwargs=lambda w: {"pk": w.extra["disputed"].pk},
+            get=IN_MATCH,
+            post=IN_MATCH,
+            data=lambda w: {"s1_points": "2", "s2_points": "1", "submit_result": "1"},
+            label="disputed",
+        ),
+    ],
+    "matches:settle": [
+        Case(
+            kwargs=lambda w: {"pk": w.extra["disputed"].pk}, get=MASTER, post=MASTER, data=lambda w: {"pick": "first"}
+        ),
+        Case(
+            kwargs=lambda w: {"pk": w.extra["disputed"].pk},
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {"s1_points": "2", "s2_points": "1", "settle_edited": "1"},
+            label="edited",
+        ),
+        Case(
+            kwargs=lambda w: {"pk": w.submitted.pk},
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {"pick": "first"},
+            label="submitted",
+        ),
     ],
     "matches:confirm": [
         Case(
@@ -285,6 +321,13 @@ RULES: dict[str, list[Case]] = {
             post=frozenset({"other_player", "master"}),
             data=lambda w: {"decision": "reject", "reason": "no"},
             label="reject",
+        ),
+        Case(
+            kwargs=lambda w: {"pk": w.extra["disputed"].pk},
+            get=None,
+            post=IN_MATCH,
+            data=lambda w: {"decision": "confirm"},
+            label="disputed",
         ),
     ],
     "matches:void": [

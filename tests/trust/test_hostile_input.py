@@ -41,7 +41,12 @@ BAD_IDS = [0, 2**31, 2**63, 10**30]
 @pytest.fixture
 def world(catalog) -> World:
     w = seed_world()
-    match_services.match_kick_off(match=w.open_match)  # result entry on a kicked-off match writes nothing else
+    # Result entry on a kicked-off match writes nothing else. The open match kicks off as if before
+    # team A's roll was earned (a later roll never blocks a match already kicked off): the roll
+    # stays pending for the advancement tests.
+    AdvancementRoll.objects.filter(pk=w.roll.pk).update(status=AdvancementRoll.Status.CHOSEN)
+    match_services.match_kick_off(match=w.open_match)
+    AdvancementRoll.objects.filter(pk=w.roll.pk).update(status=AdvancementRoll.Status.PENDING)
     w.open_match.refresh_from_db()
     brawl = Challenge.objects.get(slug="brawl")
     choose = match_services.match_create(teams=[w.team_a, w.team_b], season=w.season)
@@ -179,6 +184,18 @@ def test_result_entry(world, data, draft):
     url = reverse("matches:result", kwargs={"pk": world.open_match.pk})
     posted = post(client_for(world, "player"), url, body, may_write=frozenset({"matches_match"} if draft else ()))
     judge(posted, body)
+
+
+@FEWER
+@given(data=st.data(), role=st.sampled_from(["other_player", "master"]))
+def test_counter_record_and_settlement(world, data, role):
+    """The other side's own record of a submitted result; the master settling a dispute (picking a
+    record, or an edited one)."""
+    body = data.draw(form_data(result_fields(world.submitted)))
+    _check(world, "other_player", reverse("matches:result", kwargs={"pk": world.submitted.pk}), body)
+    disputed = world.extra["disputed"]
+    fields = {**result_fields(disputed), "pick": hostile("first", "second"), "settle_edited": hostile("1")}
+    _check(world, role, reverse("matches:settle", kwargs={"pk": disputed.pk}), data.draw(form_data(fields)))
 
 
 @FAST
@@ -438,6 +455,7 @@ POSTED_HERE = {
     "teams:ready",
     "matches:result",
     "matches:confirm",
+    "matches:settle",
     "matches:void",
     "matches:advancement_choose",
     "matches:kick_off",

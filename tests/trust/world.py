@@ -6,7 +6,9 @@ Two leagues:
         Tigers (team A, trust-player) and Squids (team B, trust-other), both legal and accepted;
         a confirmed match A v B, a submitted match A v B (entered by trust-player, waiting for
         trust-other or the master), an open match A v B (Brawl, "player 1 chooses" the challenge),
-        a pending advancement roll for one of the Tigers, a schedule run, and two newsletters
+        a disputed match A v B (trust-player entered 1-0, trust-other 0-1: world.extra["disputed"]),
+        a pending advancement roll for one of the Tigers (so the open match cannot kick off until
+        it is chosen: ``choose_pending_rolls``), a schedule run, and two newsletters
         (one published, one draft); fixtures A v B forfeited, rescheduled and voided (a voided
         forfeit), in ``world.extra`` (issue 13).
         trust-player also owns "Free Agents", a team in no league (so they may apply to L).
@@ -106,6 +108,11 @@ def seed_world() -> World:
     match_services.match_kick_off(match=submitted)
     match_services.match_submit_result(match=submitted, record=record_for(submitted, (2, 2)), actor=users["player"])
 
+    disputed = match_services.match_create(teams=[team_a, team_b], challenge=brawl, season=season)
+    match_services.match_kick_off(match=disputed)
+    match_services.match_submit_result(match=disputed, record=record_for(disputed, (1, 0)), actor=users["player"])
+    match_services.match_submit_result(match=disputed, record=record_for(disputed, (0, 1)), actor=users["other_player"])
+
     open_match = match_services.match_create(teams=[team_a, team_b], challenge=brawl, season=season)
     Match.objects.filter(pk=open_match.pk).update(challenge_chooser=Match.ChallengeChooser.PLAYER1)
 
@@ -138,6 +145,7 @@ def seed_world() -> World:
         run=run,
     )
     world.extra["tokens"] = _api_tokens(users)
+    world.extra["disputed"] = Match.objects.get(pk=disputed.pk)
     _seed_newsletters(world)
     _seed_simulation(world)
     _seed_balance_study(world)
@@ -177,6 +185,15 @@ def _seed_fixture_states(world: World) -> None:
         match=fixture(), forfeiting=[world.team_a.pk], reason="Wrong", actor=master
     )
     world.extra["voided"] = match_services.match_void(match=voided, actor=master, reason="Recorded by mistake")
+
+
+def choose_pending_rolls(world: World) -> None:
+    """Team A's player chooses its pending advancement rolls (through the service), so its next
+    match may kick off: a team cannot kick off with an unchosen roll (issue 13, part 3)."""
+    for roll in AdvancementRoll.objects.filter(ninja__team=world.team_a, status=AdvancementRoll.Status.PENDING):
+        if roll.faces:
+            option = match_services.advancement_options_for(roll)[0]
+            match_services.advancement_choose(roll=roll, choice=match_services.option_key(option))
 
 
 def _seed_team_states(world: World) -> None:
