@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "league.apps.LeagueConfig",
     "outbox",
     "newsletters",
+    "stats",
 ]
 
 MIDDLEWARE = [

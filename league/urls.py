@@ -12,5 +12,6 @@ urlpatterns = [
     path("matches/", include("matches.urls")),
     path("leagues/", include("league.app_urls")),
     path("newsletters/", include("newsletters.urls")),
+    path("stats/", include("stats.urls")),
     path("admin/", admin.site.urls),
 ]
