@@ -12,12 +12,19 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from league.models import League
-from stats.selectors import history
+from league.models import League, Season
+from stats import charts
+from stats.forms import KINDS, BalanceFilterForm
+from stats.intervals import THIN
+from stats.selectors import balance, history, leaderboards
+from stats.selectors.balance import BalanceFilter
+from stats.selectors.leaderboards import Scope
 from teams.models import Ninja, Team
 
 #: Seasons or teams per page on the history pages.
 PER_PAGE = 20
+#: Seasons offered as scopes on the leaderboards page (the newest).
+SEASON_LINKS = 12
 
 
 def _page(request: HttpRequest, queryset, per_page: int = PER_PAGE):
@@ -55,3 +62,61 @@ def coach(request: HttpRequest, username: str) -> HttpResponse:
     page = _page(request, history.coach_teams(user))
     context = {"coach": user, "page": page, "record": history.coach_record(user)}
     return render(request, "stats/coach.html", context)
+
+
+# --- leaderboards and records ---------------------------------------------------------------------
+
+
+def _leaderboards(request: HttpRequest, scope: Scope, league: League | None) -> HttpResponse:
+    seasons = list(Season.objects.filter(league=league).order_by("-number")[:SEASON_LINKS]) if league else []
+    context = {
+        "scope": scope,
+        "league": league,
+        "seasons": seasons,
+        "boards": leaderboards.leaderboards(scope),
+        "limit": leaderboards.LIMIT,
+    }
+    return render(request, "stats/leaderboards.html", context)
+
+
+@require_safe
+def all_time_leaderboards(request: HttpRequest) -> HttpResponse:
+    return _leaderboards(request, Scope(), None)
+
+
+@require_safe
+def league_leaderboards(request: HttpRequest, slug: str) -> HttpResponse:
+    league = get_object_or_404(League, slug=slug)
+    return _leaderboards(request, Scope(league=league), league)
+
+
+@require_safe
+def season_leaderboards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("league"), league__slug=slug, number=number)
+    return _leaderboards(request, Scope(league=season.league, season=season), season.league)
+
+
+# --- balance -------------------------------------------------------------------------------------
+
+
+@require_safe
+def balance_stats(request: HttpRequest) -> HttpResponse:
+    """Balance figures for the filters in the query string; filters that do not validate are
+    shown with their errors, and the figures are those of every confirmed game."""
+    form = BalanceFilterForm(request.GET or None)
+    chosen = form.filter() if form.is_bound and form.is_valid() else BalanceFilter()
+    stats = balance.balance(chosen)
+    context = {
+        "form": form,
+        "stats": stats,
+        "kind_label": KINDS[chosen.kind],
+        "thin": THIN,
+        "clan_chart": charts.rate_chart(
+            [(clan.name, rate) for clan, rate, _ in stats.clan_challenge_rows()], title="Win rate by clan"
+        ),
+        "gap_chart": charts.rate_chart(
+            [(f"gap {label}", rate) for label, rate in stats.gap_bins], title="Higher-rated side's win rate by gap"
+        ),
+        "underdog_chart": charts.rate_chart(stats.underdog, title="Lower-rated side's win rate"),
+    }
+    return render(request, "stats/balance.html", context)

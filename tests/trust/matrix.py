@@ -387,6 +387,10 @@ RULES: dict[str, list[Case]] = {
     "stats:team_history": [_public(_team), _public(lambda w: {"pk": w.free_team.pk}, "a team in no league")],
     "stats:ninja_career": [_public(lambda w: {"pk": w.ninja_a.pk})],
     "stats:coach": [_public(lambda w: {"username": w.users["player"].username})],
+    "stats:leaderboards": [_public()],
+    "stats:balance": [_public()],
+    "stats:league_leaderboards": [_public(_league)],
+    "stats:season_leaderboards": [_public(_season)],
 }
 
 
