@@ -14,7 +14,8 @@ from league.models import BracketSlot, Bye, League, Season, SeasonEntry
 from league.readmodel import counted_matches_q
 from matches.models import Match, MatchTeam
 from rules.engine import standings
-from teams.models import Team
+from teams.models import StrengthRating, Team
+from teams.selectors import strength_of
 
 WIN, DRAW, LOSS = MatchTeam.Outcome.WIN, MatchTeam.Outcome.DRAW, MatchTeam.Outcome.LOSS
 #: A match's JSON columns that no list of fixtures shows (deferred there).
@@ -33,6 +34,7 @@ class TableRow:
     points_against: int
     rating: int
     position: int = 0
+    strength: StrengthRating | None = None  # the Glicko-2 strength rating, when the team has one
 
     @property
     def points_difference(self) -> int:
@@ -82,6 +84,13 @@ def table_entries(season: Season) -> QuerySet:
             "team__rating",
             "team__owner__username",
             "team__clan__name",
+        )
+        .prefetch_related(
+            Prefetch(
+                "team__strength_ratings",
+                queryset=StrengthRating.objects.filter(system=StrengthRating.System.GLICKO2),
+                to_attr="strength",
+            )
         )
         .order_by("id")
     )
@@ -147,6 +156,7 @@ def league_table(season: Season) -> list[TableRow]:
             points_for=e.points_for,
             points_against=e.points_against,
             rating=e.team.rating,
+            strength=strength_of(e.team),
         )
         for e in table_entries(season)
     ]

@@ -25,6 +25,7 @@ from django.utils import timezone
 from common import text
 from league.models import HouseRules
 from league.readmodel import match_standings_refresh
+from matches import hooks
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from rules.engine import league as rules_league
 from rules.engine import postgame
@@ -546,7 +547,15 @@ def _write_outcome(
 
 
 def _after_confirm(match_id: int) -> None:
-    """Hooks outside the sequence (e.g. playoff brackets); failures never undo a confirmed result."""
+    """Hooks outside the sequence (playoff brackets, then the registered result hooks: the
+    ratings); failures never undo a confirmed result."""
+    try:
+        _after_confirm_league(match_id)
+    finally:
+        hooks.result_changed(match_id)
+
+
+def _after_confirm_league(match_id: int) -> None:
     try:
         from league import services as league_services
     except ImportError:  # pragma: no cover
@@ -722,4 +731,5 @@ def match_void(*, match: Match, actor, reason: str) -> Match:
         locked.save(update_fields=["status", "voided_at", "void_reason"])
         match_standings_refresh(locked)
         team_ratings_refresh(team_ids=locked.sides.values_list("team_id", flat=True))
+        transaction.on_commit(lambda: hooks.result_changed(locked.pk))
     return locked

@@ -12,6 +12,7 @@ from matches import selectors, services
 from matches.forms import AdvancementChoiceForm, AdvancementFacesForm, ConfirmForm, ResultForm, VoidForm
 from matches.models import Match
 from rules.engine import challenges
+from teams import selectors as team_selectors
 from teams.models import AdvancementRoll
 from teams.permissions import require_manage_team
 
@@ -65,11 +66,13 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
         ratings = [rating for _, _, rating in live]
         bonuses = services.live_underdog_bonuses(match, live)
     slug = match.challenge.slug if match.challenge_id else None
+    chances = team_selectors.predicted_chances([side.team_id for side in sides])
     rows = [
         {
             "side": side,
             "roster": roster,
             "rating": rating,
+            "chance": chance,
             "bonus": bonus,
             "available": [
                 {**r, "starts_in_stealth": challenges.starts_in_stealth(slug, keywords=r["keywords"])}
@@ -78,7 +81,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
             ],
             "absent": [r for r in roster if not r["available"]],
         }
-        for side, roster, rating, bonus in zip(sides, rosters, ratings, bonuses, strict=True)
+        for side, roster, rating, bonus, chance in zip(sides, rosters, ratings, bonuses, chances, strict=True)
     ]
     return render(
         request,

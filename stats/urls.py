@@ -7,6 +7,8 @@ app_name = "stats"
 urlpatterns = [
     path("leaderboards/", views.all_time_leaderboards, name="leaderboards"),
     path("balance/", views.balance_stats, name="balance"),
+    path("ratings/", views.team_ratings, name="ratings"),
+    path("ratings/coaches/", views.coach_ratings, name="coach_ratings"),
     path("leagues/<slug:slug>/honours/", views.honours, name="honours"),
     path("leagues/<slug:slug>/leaderboards/", views.league_leaderboards, name="league_leaderboards"),
     path(

@@ -16,10 +16,11 @@ from league.models import League, Season
 from stats import charts
 from stats.forms import KINDS, BalanceFilterForm
 from stats.intervals import THIN
+from stats.models import RatingsState
 from stats.selectors import balance, history, leaderboards
 from stats.selectors.balance import BalanceFilter
 from stats.selectors.leaderboards import Scope
-from teams.models import Ninja, Team
+from teams.models import Ninja, StrengthRating, Team
 
 #: Seasons or teams per page on the history pages.
 PER_PAGE = 20
@@ -60,7 +61,12 @@ def ninja_career(request: HttpRequest, pk: int) -> HttpResponse:
 def coach(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
     page = _page(request, history.coach_teams(user))
-    context = {"coach": user, "page": page, "record": history.coach_record(user)}
+    context = {
+        "coach": user,
+        "page": page,
+        "record": history.coach_record(user),
+        "strength": {row.system: row for row in StrengthRating.objects.filter(coach=user)},
+    }
     return render(request, "stats/coach.html", context)
 
 
@@ -120,3 +126,41 @@ def balance_stats(request: HttpRequest) -> HttpResponse:
         "underdog_chart": charts.rate_chart(stats.underdog, title="Lower-rated side's win rate"),
     }
     return render(request, "stats/balance.html", context)
+
+
+# --- strength ratings ------------------------------------------------------------------------------
+
+
+#: Rows per page of the ratings lists.
+RATINGS_PER_PAGE = 50
+
+
+def _ratings(request: HttpRequest, *, coaches: bool) -> HttpResponse:
+    system = request.GET.get("system")
+    if system not in StrengthRating.System.values:
+        system = StrengthRating.System.GLICKO2
+    rows = StrengthRating.objects.filter(system=system)
+    rows = (
+        rows.filter(coach__isnull=False).select_related("coach")
+        if coaches
+        else rows.filter(team__isnull=False).select_related("team", "team__owner", "team__clan")
+    )
+    page = _page(request, rows.order_by("-rating", "id"), RATINGS_PER_PAGE)
+    context = {
+        "page": page,
+        "coaches": coaches,
+        "system": system,
+        "systems": StrengthRating.System.choices,
+        "state": RatingsState.objects.filter(pk=1).first(),
+    }
+    return render(request, "stats/ratings.html", context)
+
+
+@require_safe
+def team_ratings(request: HttpRequest) -> HttpResponse:
+    return _ratings(request, coaches=False)
+
+
+@require_safe
+def coach_ratings(request: HttpRequest) -> HttpResponse:
+    return _ratings(request, coaches=True)

@@ -97,6 +97,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "team": team,
         "lines": lines,
         "rating": team_rating(selectors.team_snapshot(team)),
+        "strength": selectors.strength_ratings([team.pk]).get(team.pk, {}),
         "records": [selectors.game_record_line(side) for side in records],
         "more_records": more_records,
         "ledger": selectors.recent_ledger(team),

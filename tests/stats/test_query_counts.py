@@ -1,5 +1,6 @@
-"""Every statistics page makes as many queries in a league of 64 teams as in one of 8 (issue 16's
-acceptance), each league with a finished season (playoffs included) and a running one."""
+"""Every statistics page, and the scroll and table that show the strength ratings, makes as many
+queries in a league of 64 teams as in one of 8 (issue 16's acceptance), each league with a
+finished season (playoffs included) and a running one, its ratings computed."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from stats import ratings
 from tests.stats.helpers import league_of
 
 pytestmark = pytest.mark.django_db
@@ -29,6 +31,10 @@ def pages(league, team) -> dict[str, str]:
         "season_1_leaderboards": reverse("stats:season_leaderboards", kwargs={"slug": league.slug, "number": 1}),
         "balance": reverse("stats:balance"),
         "balance_filtered": reverse("stats:balance") + f"?league={league.slug}&season=1&kind=simulated",
+        "ratings": reverse("stats:ratings"),
+        "coach_ratings": reverse("stats:coach_ratings") + "?system=glicko2",
+        "scroll": reverse("teams:detail", kwargs={"pk": team.pk}),
+        "table": reverse("league:season_detail", kwargs={"slug": league.slug, "number": 2}),
     }
 
 
@@ -44,6 +50,7 @@ def test_every_statistics_page_makes_as_many_queries_at_8_and_64_teams(client, c
     counts: dict[str, list[int]] = {}
     for n in (8, 64):
         league, teams = league_of(n)
+        ratings.ratings_recompute()
         for name, url in pages(league, teams[0]).items():
             counts.setdefault(name, []).append(count(client, url))
     unequal = {name: c for name, c in counts.items() if c[0] != c[1]}

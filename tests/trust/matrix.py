@@ -389,6 +389,8 @@ RULES: dict[str, list[Case]] = {
     "stats:coach": [_public(lambda w: {"username": w.users["player"].username})],
     "stats:leaderboards": [_public()],
     "stats:balance": [_public()],
+    "stats:ratings": [_public()],
+    "stats:coach_ratings": [_public()],
     "stats:league_leaderboards": [_public(_league)],
     "stats:season_leaderboards": [_public(_season)],
 }
