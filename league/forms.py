@@ -53,6 +53,8 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        if not data.get("swiss_order"):
+            data["swiss_order"] = HouseRules.SwissOrder.TABLE
         chosen = [data.get(f"tie_breaker_{i + 1}") for i in range(TIE_BREAKER_SLOTS)]
         chosen = [c for c in chosen if c]
         if len(set(chosen)) != len(chosen):

@@ -35,6 +35,10 @@ class HouseRules(models.Model):
         SERVER = "server", "Rolled by the server"
         ENTERED = "entered", "Entered by the player as rolled at the table"
 
+    class SwissOrder(models.TextChoices):
+        TABLE = "table", "The league table (points, then the tie-breakers)"
+        STRENGTH = "strength", "Points, then the strength rating (Glicko-2)"
+
     starting_koban = models.PositiveSmallIntegerField(default=rules_league.STARTING_KOBAN)
     revenue_win = models.PositiveSmallIntegerField(default=rules_league.WIN_KOBAN)
     revenue_draw = models.PositiveSmallIntegerField(
@@ -89,6 +93,14 @@ class HouseRules(models.Model):
         "changed). The forfeiting side earns nothing.",
     )
 
+    swiss_order = models.CharField(
+        max_length=10,
+        choices=SwissOrder.choices,
+        default=SwissOrder.TABLE,
+        blank=True,
+        help_text="Swiss seasons: how teams with the same points are ordered for pairing (docs/ratings.md).",
+    )
+
     HOUSE_RULE_FIELDS = (
         "starting_koban",
         "revenue_win",
@@ -106,6 +118,7 @@ class HouseRules(models.Model):
         "points_forfeit_win",
         "points_forfeit_loss",
         "revenue_forfeit_win",
+        "swiss_order",
     )
 
     class Meta:

@@ -16,7 +16,8 @@ from league.models import BracketSlot, Bye, League, Round, Season, SeasonEntry
 from league.readmodel import DECIDED, counted_matches_q, counts_bye_points, side_points  # noqa: F401 (re-exported)
 from matches.models import Match, MatchTeam, counted_q, playoff_round
 from rules.engine import standings
-from teams.models import Team
+from teams.models import StrengthRating, Team
+from teams.selectors import strength_of
 
 WIN, DRAW, LOSS = MatchTeam.Outcome.WIN, MatchTeam.Outcome.DRAW, MatchTeam.Outcome.LOSS
 #: A match's JSON columns that no list of fixtures shows (deferred there).
@@ -37,6 +38,7 @@ class TableRow:
     position: int = 0
     byes: int = 0
     opponents: tuple[int, ...] = ()
+    strength: StrengthRating | None = None  # the Glicko-2 strength rating, when the team has one
 
     @property
     def points_difference(self) -> int:
@@ -90,6 +92,13 @@ def table_entries(season: Season) -> QuerySet:
             "team__rating",
             "team__owner__username",
             "team__clan__name",
+        )
+        .prefetch_related(
+            Prefetch(
+                "team__strength_ratings",
+                queryset=StrengthRating.objects.filter(system=StrengthRating.System.GLICKO2),
+                to_attr="strength",
+            )
         )
         .order_by("id")
     )
@@ -173,6 +182,7 @@ def league_table(season: Season) -> list[TableRow]:
             points_against=e.points_against,
             rating=e.team.rating,
             byes=e.byes,
+            strength=strength_of(e.team),
         )
         for e in table_entries(season)
     ]

@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "api",
+    "stats",
 ]
 
 MIDDLEWARE = [

@@ -17,5 +17,6 @@ urlpatterns = [
     path("api/v1/", include("api.urls")),
     path("accounts/api/", include("api.web_urls")),
     path("exports/", include("api.export_urls")),
+    path("stats/", include("stats.urls")),
     path("admin/", admin.site.urls),
 ]

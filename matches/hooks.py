@@ -51,3 +51,24 @@ def run_confirmed(match: Match) -> None:
             hook(match)
         except Exception:
             logger.exception("after-confirm hook %r failed for match %s", name, match.pk)
+
+
+# --- after commit, on every confirmation or voiding: a callback gets the match id -----------------
+# (the ratings in stats: it should only dispatch work, a Celery task)
+
+_changed: dict[str, Callable[[int], object]] = {}
+
+
+def on_result_changed(name: str, callback: Callable[[int], object]) -> None:
+    """Register ``callback`` to run after a result is confirmed or voided (after the commit);
+    registering a name again replaces it."""
+    _changed[name] = callback
+
+
+def result_changed(match_id: int) -> None:
+    """Run every callback; one that fails is logged and the others still run."""
+    for name, callback in list(_changed.items()):
+        try:
+            callback(match_id)
+        except Exception:
+            logger.exception("result hook %r failed for match %s", name, match_id)

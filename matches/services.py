@@ -689,11 +689,13 @@ def _write_outcome(
 
 
 def _after_confirm(match_id: int) -> None:
-    """Hooks outside the sequence (e.g. playoff brackets, registered in matches/hooks.py); failures
-    never undo a confirmed result."""
-    if not hooks.confirmed_hooks():
-        return
-    hooks.run_confirmed(Match.objects.get(pk=match_id))
+    """Hooks outside the sequence (the playoff bracket, then the ratings: registered in
+    matches/hooks.py); failures never undo a confirmed result."""
+    try:
+        if hooks.confirmed_hooks():
+            hooks.run_confirmed(Match.objects.get(pk=match_id))
+    finally:
+        hooks.result_changed(match_id)
 
 
 # --- advancements --------------------------------------------------------------------------------
@@ -863,4 +865,5 @@ def match_void(*, match: Match, actor: User | None, reason: str) -> Match:
         locked.save(update_fields=["status", "voided_at", "void_reason"])
         hooks.run_result_written(locked)
         team_ratings_refresh(team_ids=locked.sides.values_list("team_id", flat=True))
+        transaction.on_commit(lambda: hooks.result_changed(locked.pk))
     return locked

@@ -19,6 +19,7 @@ from matches.forms import (
 )
 from matches.models import Match
 from rules.engine import challenges
+from teams import selectors as team_selectors
 from teams.models import AdvancementRoll
 from teams.permissions import require_manage_team
 
@@ -84,11 +85,13 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
         if match.status == Match.Status.SCHEDULED:
             blockers = services.kick_off_blockers(match)
     slug = match.challenge.slug if match.challenge_id else None
+    chances = team_selectors.predicted_chances([side.team_id for side in sides])
     rows = [
         {
             "side": side,
             "roster": roster,
             "rating": rating,
+            "chance": chance,
             "bonus": bonus,
             "available": [
                 {**r, "starts_in_stealth": challenges.starts_in_stealth(slug, keywords=r["keywords"])}
@@ -97,7 +100,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
             ],
             "absent": [r for r in roster if not r["available"]],
         }
-        for side, roster, rating, bonus in zip(sides, rosters, ratings, bonuses, strict=True)
+        for side, roster, rating, bonus, chance in zip(sides, rosters, ratings, bonuses, chances, strict=True)
     ]
     return render(
         request,

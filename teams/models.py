@@ -212,3 +212,65 @@ class TreasuryEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team}: {self.amount:+d} ({self.get_reason_display()})"
+
+
+class StrengthRating(models.Model):
+    """A team's or a coach's strength rating, recomputed from the match history (docs/ratings.md).
+
+    Written only by the ratings service (``stats.ratings.ratings_recompute``); kept here, at the
+    bottom of the import direction, so the scroll, the league table, the pre-match sheet and
+    Swiss pairing can read it. Glicko-2 (two-team matches): ``rating`` r, ``deviation`` RD,
+    ``volatility`` sigma. Plackett-Luce (3- and 4-team matches): ``rating`` mu, ``deviation`` sigma.
+    """
+
+    class System(models.TextChoices):
+        GLICKO2 = "glicko2", "Glicko-2 (two-team matches)"
+        PLACKETT_LUCE = "plackett_luce", "Plackett–Luce (3- and 4-team matches)"
+
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="strength_ratings")
+    coach = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="strength_ratings"
+    )
+    system = models.CharField(max_length=20, choices=System.choices)
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField(null=True, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    last_match = models.ForeignKey("matches.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["system", "-rating", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(team__isnull=False, coach__isnull=True)
+                | models.Q(team__isnull=True, coach__isnull=False),
+                name="strength_rating_one_subject",
+            ),
+            models.UniqueConstraint(
+                fields=["team", "system"], condition=models.Q(team__isnull=False), name="strength_rating_team_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["coach", "system"],
+                condition=models.Q(coach__isnull=False),
+                name="strength_rating_coach_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team or self.coach}: {self.rating:.0f} ({self.get_system_display()})"
+
+    @property
+    def is_glicko(self) -> bool:
+        return self.system == self.System.GLICKO2
+
+    @property
+    def spread(self) -> float:
+        """The uncertainty shown beside the rating: 2 RD (about a 95% interval) for Glicko-2, 3 sigma
+        for Plackett-Luce."""
+        return (2 if self.is_glicko else 3) * self.deviation
+
+    @property
+    def conservative(self) -> float:
+        """What to list by: r - 2 RD for Glicko-2 (a 95% lower bound), mu - 3 sigma for Plackett-Luce."""
+        return self.rating - self.spread

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from rules.engine import league as rules_league
-from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry
+from teams.models import Advancement, AdvancementRoll, Ninja, StrengthRating, Team, TreasuryEntry
 
 ACTIVE = Ninja.Status.ACTIVE
 
@@ -197,3 +197,57 @@ def unchosen_advancement_rolls(team_ids) -> dict[int, list[AdvancementRoll]]:
     ):
         rolls.setdefault(roll.ninja.team_id, []).append(roll)
     return rolls
+
+
+# --- strength ratings (computed by stats.ratings, read here by the scroll, table and pre-match sheet) ---
+
+
+def strength_prefetch(to_attr: str = "strength") -> Prefetch:
+    """The team's Glicko-2 strength rating, as a list of at most one row, in one query."""
+    return Prefetch(
+        "strength_ratings",
+        queryset=StrengthRating.objects.filter(system=StrengthRating.System.GLICKO2),
+        to_attr=to_attr,
+    )
+
+
+def strength_of(team: Team) -> StrengthRating | None:
+    """The Glicko-2 rating prefetched by :func:`strength_prefetch` (None: not rated yet)."""
+    rows = getattr(team, "strength", None)
+    return rows[0] if rows else None
+
+
+def strength_ratings(team_ids) -> dict[int, dict[str, StrengthRating]]:
+    """{team id: {system: rating}} in one query."""
+    out: dict[int, dict[str, StrengthRating]] = {}
+    for row in StrengthRating.objects.filter(team_id__in=list(team_ids)):
+        out.setdefault(row.team_id, {})[row.system] = row
+    return out
+
+
+def predicted_chances(team_ids) -> tuple[float, ...]:
+    """Each side's predicted chance from the stored strength ratings (one query): of winning, by
+    Glicko-2 for two teams; of finishing first, by Plackett-Luce for three or four. A team not
+    rated yet counts at the models' defaults (docs/ratings.md)."""
+    from ratings import glicko2, multiplayer
+
+    team_ids = list(team_ids)
+    stored = strength_ratings(team_ids)
+    if len(team_ids) == 2:
+        system = StrengthRating.System.GLICKO2
+        sides = [
+            glicko2.Rating(s.rating, s.deviation, s.volatility)
+            if (s := stored.get(t, {}).get(system))
+            else glicko2.Rating()
+            for t in team_ids
+        ]
+        return glicko2.win_probabilities(*sides)
+    system = StrengthRating.System.PLACKETT_LUCE
+    return multiplayer.table_win_probabilities(
+        [
+            multiplayer.TableRating(s.rating, s.deviation)
+            if (s := stored.get(t, {}).get(system))
+            else multiplayer.TableRating()
+            for t in team_ids
+        ]
+    )

@@ -87,6 +87,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "team": team,
         "lines": lines,
         "rating": team_rating(selectors.team_snapshot(team)),
+        "strength": selectors.strength_ratings([team.pk]).get(team.pk, {}),
         "ledger": selectors.recent_ledger(team),
         "can_manage": can_manage_team(request.user, team),
         "can_withdraw": can_withdraw_application(request.user, team),

@@ -29,7 +29,8 @@ LAYERS = {
     "matches": 3,
     "league": 4,
     "newsletters": 5,
-    "api": 6,
+    "stats": 6,
+    "api": 7,
 }
 
 

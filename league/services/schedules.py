@@ -22,6 +22,7 @@ from league.services.fixtures import fixture_create
 from league.services.seasons import mark_running
 from matches.models import REGULAR_STAGE, Match, MatchTeam
 from outbox import jobs
+from ratings import glicko2
 from rules.models import Challenge
 from teams.models import Team
 
@@ -188,9 +189,20 @@ def _plan_weekly(run: ScheduleRun, season: Season, rng: random.Random):
     return fixtures, bye
 
 
+def swiss_standings(season: Season, table: list[selectors.TableRow]) -> list[scheduling.SwissEntry]:
+    """The order Swiss pairing works from: the table's, or (house rule ``swiss_order``) league
+    points, then the strength rating (Glicko-2's r; a team not rated yet counts as a new one)."""
+    if season.swiss_order == Season.SwissOrder.STRENGTH:
+        table = sorted(
+            table,
+            key=lambda r: (-r.points, -(r.strength.rating if r.strength else glicko2.INITIAL_RATING), r.position),
+        )
+    return [scheduling.SwissEntry(team_id=r.team.pk, score=r.points, rank=i) for i, r in enumerate(table, start=1)]
+
+
 def _plan_swiss(run: ScheduleRun, season: Season, rng: random.Random):
     table = selectors.league_table(season)
-    standings = [scheduling.SwissEntry(team_id=r.team.pk, score=r.points, rank=r.position) for r in table]
+    standings = swiss_standings(season, table)
     byes_had = set(Bye.objects.filter(season=season, stage=REGULAR_STAGE).values_list("team_id", flat=True))
     rnd = scheduling.swiss_round(standings, history=_history(season), byes_had=byes_had)
     fixtures = []

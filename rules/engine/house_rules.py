@@ -43,6 +43,15 @@ class HouseRules:
     dice_mode: DiceMode = DiceMode.SERVER
     underdog_bonuses: bool = True
     max_bonus_koban: int = MAX_BONUS_KOBAN
+    # the round life cycle (issue 13): None takes the default (a bye and a walkover score a win's
+    # points and revenue, a forfeit a loss's points)
+    points_bye: int | None = None
+    points_forfeit_win: int | None = None
+    points_forfeit_loss: int | None = None
+    revenue_forfeit_win: int | None = None
+    #: what Swiss pairing orders teams by: "table" (points, then the tie-breakers) or "strength"
+    #: (points, then the Glicko-2 strength rating)
+    swiss_order: str = "table"
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> HouseRules:

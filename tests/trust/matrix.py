@@ -473,6 +473,17 @@ RULES: dict[str, list[Case]] = {
     "newsletters:publish": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER, data=lambda w: {})],
     "newsletters:status": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER)],
     "newsletters:deliveries": [Case(kwargs=_newsletter("published"), get=MASTER, post=MASTER)],
+    # --- statistics: public, read-only (GET and HEAD only)
+    "stats:honours": [_public(_league), _public(lambda w: {"slug": w.other_league.slug}, "other league")],
+    "stats:team_history": [_public(_team), _public(lambda w: {"pk": w.free_team.pk}, "a team in no league")],
+    "stats:ninja_career": [_public(lambda w: {"pk": w.ninja_a.pk})],
+    "stats:coach": [_public(lambda w: {"username": w.users["player"].username})],
+    "stats:leaderboards": [_public()],
+    "stats:balance": [_public()],
+    "stats:ratings": [_public()],
+    "stats:coach_ratings": [_public()],
+    "stats:league_leaderboards": [_public(_league)],
+    "stats:season_leaderboards": [_public(_season)],
 }
 
 
