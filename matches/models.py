@@ -7,6 +7,8 @@ downtime results, upkeep decisions, advancement rolls), each pointing back at th
 
 from __future__ import annotations
 
+import uuid
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -286,3 +288,42 @@ class SimulationRun(models.Model):
 
     def __str__(self) -> str:
         return f"Simulation of {self.match}"
+
+
+class BalanceStudy(models.Model):
+    """One run of the balance study (rules.engine.balance) asked for by a league's master: how often
+    the stronger team wins by rating gap, with and without each underdog bonus part, per challenge.
+    ``cells`` holds the results (``Cell.as_dict``), ``summary`` the findings in sentences."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for a worker"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="balance_studies"
+    )
+    games = models.PositiveIntegerField(help_text="Games a cell (challenge, gap, bonus variant, level)")
+    challenges = models.JSONField(default=list)
+    gaps = models.JSONField(default=list)
+    levels = models.JSONField(default=list)
+    seed = models.BigIntegerField(default=1)
+    task_id = models.CharField(max_length=64, unique=True, default=uuid.uuid4)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    cells = models.JSONField(default=list, blank=True)
+    summary = models.TextField(blank=True)
+    error = models.CharField(max_length=500, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"balance study {self.pk} ({self.status})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("matches:balance_study")

@@ -35,3 +35,20 @@ def simulation_job_task(self, job_id: int) -> dict:
         "error": job.error,
         "note": job.note,
     }
+
+
+@shared_task(**IDEMPOTENT_TASK)
+def balance_study_task(self, study_id: int) -> dict:
+    """Run BalanceStudy ``study_id`` (matches.balance), reporting ``PROGRESS`` with done/total games."""
+    from matches import balance
+
+    try:
+        study = balance.balance_study_run(study_id=study_id, progress=progress_reporter(self))
+    except DB_ERRORS as exc:
+        if self.request.retries >= MAX_RETRIES:
+            balance.balance_study_failed(study_id=study_id, error=f"Gave up after {MAX_RETRIES} retries: {exc}")
+        raise
+    except Exception as exc:  # a bug must not leave the study "running"
+        balance.balance_study_failed(study_id=study_id, error=f"{type(exc).__name__}: {exc}")
+        raise
+    return {"study": study.pk, "status": study.status, "done": study.done, "total": study.total}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches import simulation_views, views
+from matches import balance_views, simulation_views, views
 
 app_name = "matches"
 
@@ -18,4 +18,8 @@ urlpatterns = [
     path("simulate/<slug:slug>/<int:number>/season/", simulation_views.simulate_season, name="simulate_season"),
     path("simulations/<int:pk>/", simulation_views.simulation_job, name="simulation_job"),
     path("simulations/tasks/<str:task_id>/", simulation_views.simulation_status, name="simulation_status"),
+    # the balance study (rules.engine.balance): findings for everyone, runs for a league's master
+    path("balance/", balance_views.balance_study, name="balance_study"),
+    path("balance/start/", balance_views.balance_study_start, name="balance_study_start"),
+    path("balance/<int:pk>/status/", balance_views.balance_study_status, name="balance_study_status"),
 ]

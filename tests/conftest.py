@@ -122,6 +122,12 @@ def pytest_terminal_summary(terminalreporter):
 
 
 @pytest.fixture(autouse=True)
+def _small_balance_study(settings):
+    """A balance study started from the site plays one challenge at two gaps (ten games at one game a cell)."""
+    settings.BALANCE_STUDY_PLAN = {"challenges": ("brawl",), "gaps": (0, 10)}
+
+
+@pytest.fixture(autouse=True)
 def _page_cache_off_unless_asked(request, settings):
     """Cached anonymous pages would leak between tests; tests of the cache mark themselves."""
     if "page_cache" not in request.keywords:

@@ -291,6 +291,16 @@ RULES: dict[str, list[Case]] = {
     "matches:simulate_season": [Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})],
     "matches:simulation_job": [_public(lambda w: {"pk": w.extra["simulation"].pk})],
     "matches:simulation_status": [_public(lambda w: {"task_id": w.extra["simulation"].task_id})],
+    "matches:balance_study": [_public()],
+    "matches:balance_study_start": [
+        Case(
+            kwargs=lambda w: {},
+            get=None,
+            post=frozenset({"master", "other_master"}),  # any league's master
+            data=lambda w: {"games": 1, "levels": ["cautious"]},
+        )
+    ],
+    "matches:balance_study_status": [_public(lambda w: {"pk": w.extra["balance_study"].pk})],
     "matches:advancement_choose": [
         Case(
             kwargs=lambda w: {"roll_pk": w.roll.pk},

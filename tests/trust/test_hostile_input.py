@@ -340,6 +340,18 @@ def test_playoffs_and_season_simulation(world, data):
             _check(world, "other_master", reverse(name, kwargs=kwargs), body)
 
 
+@FEWER
+@given(data=st.data())
+def test_balance_study_start(world, data):
+    """A league's master asks for a balance study: games a cell and policy levels, both bounded."""
+    if "matches:balance_study_start" not in _url_names():
+        return
+    body = data.draw(
+        form_data({"games": hostile(1, 0, -1, 201, 10**12), "levels": hostile("cautious", "aggressive", "reckless")})
+    )
+    _check(world, "other_master", reverse("matches:balance_study_start"), body)
+
+
 # --- newsletters ------------------------------------------------------------------------------------
 
 
@@ -398,6 +410,7 @@ POSTED_HERE = {
     "matches:simulate",
     "matches:simulate_round",
     "matches:simulate_season",
+    "matches:balance_study_start",
     "league:create",
     "league:edit",
     "league:apply",

@@ -156,6 +156,7 @@ def seed_world() -> World:
     )
     _seed_newsletters(world)
     _seed_simulation(world)
+    _seed_balance_study(world)
     _seed_team_states(world)
     for obj in (confirmed, submitted, open_match, team_a, team_b):
         obj.refresh_from_db()
@@ -239,6 +240,17 @@ def _seed_simulation(world: World) -> None:
         task_id=str(uuid.uuid4()),
         status="done",
         requested_by=world.other_league.master,
+    )
+
+
+def _seed_balance_study(world: World) -> None:
+    """A finished balance study (its page and progress JSON are public)."""
+    try:
+        study_model = apps.get_model("matches", "BalanceStudy")
+    except LookupError:
+        return
+    world.extra["balance_study"] = study_model.objects.create(
+        games=1, challenges=["brawl"], gaps=[0], levels=["cautious"], total=5, done=5, status="done"
     )
 
 
