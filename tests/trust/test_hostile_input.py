@@ -403,6 +403,16 @@ def test_playoffs_and_season_simulation(world, data):
             _check(world, "other_master", reverse(name, kwargs=kwargs), body)
 
 
+@FEWER
+@given(data=st.data())
+def test_balance_study_start(world, data):
+    """A league's master asks for a balance study: games a cell and policy levels, both bounded."""
+    body = data.draw(
+        form_data({"games": hostile(1, 0, -1, 201, 10**12), "levels": hostile("cautious", "aggressive", "reckless")})
+    )
+    _check(world, "other_master", reverse("simulation:balance_study_start"), body)
+
+
 # --- newsletters ------------------------------------------------------------------------------------
 
 
@@ -462,6 +472,7 @@ POSTED_HERE = {
     "simulation:simulate",
     "simulation:simulate_round",
     "simulation:simulate_season",
+    "simulation:balance_study_start",
     "league:create",
     "league:edit",
     "league:apply",
