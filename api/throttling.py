@@ -3,8 +3,12 @@ an environment variable (or a test) sets them without reloading DRF."""
 
 from __future__ import annotations
 
+import logging
+
 from django.conf import settings
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
+
+logger = logging.getLogger(__name__)
 
 
 class _SettingsRate:
@@ -14,7 +18,11 @@ class _SettingsRate:
     def allow_request(self, request, view):
         self.rate = self.get_rate()
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        try:
+            return super().allow_request(request, view)
+        except Exception:  # the cache (Redis) is unreachable: serve, as the page cache does
+            logger.warning("API throttle: cache unreachable, request allowed")
+            return True
 
 
 class AnonThrottle(_SettingsRate, AnonRateThrottle):
