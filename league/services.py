@@ -35,7 +35,7 @@ from league.models import (
     SeasonEntry,
     playoff_stage,
 )
-from matches.models import DiceRoll, Match, MatchTeam
+from matches.models import AWAITING_STATUSES, DiceRoll, Match, MatchTeam
 from outbox import jobs
 from rules.engine import league as rules_league
 from rules.models import Challenge
@@ -43,8 +43,9 @@ from teams.models import Team
 
 Progress = Callable[[int, int], None]
 
-#: Fixtures that still count as "to be played" (a submitted result waits for confirmation).
-OPEN_STATUSES = (Match.Status.SCHEDULED, Match.Status.SUBMITTED)
+#: Fixtures that still count as "to be played" (a submitted result waits for confirmation, a
+#: disputed one for the master).
+OPEN_STATUSES = (Match.Status.SCHEDULED, Match.Status.SUBMITTED, Match.Status.DISPUTED)
 VOID_REASON_SEASON_ENDED = "Not played before the season ended"
 
 
@@ -230,8 +231,10 @@ def season_finish(*, season: Season) -> Season:
         season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
         if season.is_finished:
             return season
-        if season.matches.filter(status=Match.Status.SUBMITTED).exists():
-            raise ValidationError("A result is waiting for confirmation: confirm or void it before ending the season.")
+        if season.matches.filter(status__in=AWAITING_STATUSES).exists():
+            raise ValidationError(
+                "A result is waiting for confirmation or settlement: deal with it before ending the season."
+            )
         now = timezone.now()
         season.matches.filter(status=Match.Status.SCHEDULED).update(
             status=Match.Status.VOIDED, voided_at=now, void_reason=VOID_REASON_SEASON_ENDED

@@ -151,6 +151,32 @@ class ResultForm(forms.Form):
         return MatchRecord(teams=tuple(teams)), upkeep, faces
 
 
+def submission_initial(sides, data: dict | None) -> dict:
+    """The result form's fields as a stored submission had them (a rejected result coming back, the
+    opponent's form starting from the waiting record, the master editing a disputed one)."""
+    if not data:
+        return {}
+    slots = {side.team_id: side.slot for side in sides}
+    initial: dict = {}
+    for team in data.get("teams", []):
+        if team["team_id"] in slots:
+            initial[f"s{slots[team['team_id']]}_points"] = team["points"]
+        for n in team.get("ninjas", []):
+            p = f"n{n['ninja_id']}_"
+            initial[p + "played"] = bool(n.get("played", True))
+            for field in ("injuries", "chunin_stuns", "reveals"):
+                initial[p + field] = n.get(field, 0)
+            for key, count in (n.get("challenge_feats") or {}).items():
+                initial[f"{p}feat_{key}"] = count
+            initial[p + "hh"] = bool(n.get("in_healing_house"))
+            initial[p + "allstar"] = bool(n.get("all_star_awards"))
+    for nid, choice in (data.get("upkeep") or {}).items():
+        initial[f"u{nid}"] = choice
+    for nid, face in (data.get("downtime_faces") or {}).items():
+        initial[f"d{nid}"] = face
+    return initial
+
+
 class ConfirmForm(forms.Form):
     decision = forms.ChoiceField(choices=[("confirm", "Confirm"), ("reject", "Reject")])
     reason = SingleLineFormField(max_length=200, required=False)

@@ -20,8 +20,15 @@ class Match(models.Model):
     class Status(models.TextChoices):
         SCHEDULED = "scheduled", "Scheduled"
         SUBMITTED = "submitted", "Submitted, awaiting confirmation"
+        DISPUTED = "disputed", "Disputed: two different results"
         CONFIRMED = "confirmed", "Confirmed"
         VOIDED = "voided", "Voided"
+
+    class Settlement(models.TextChoices):
+        NONE = "", "—"
+        FIRST = "first", "The first record"
+        SECOND = "second", "The second record"
+        EDITED = "edited", "A record the master edited"
 
     class ChallengeChooser(models.TextChoices):
         NONE = "", "—"
@@ -57,6 +64,21 @@ class Match(models.Model):
     submitted_record = models.JSONField(
         null=True, blank=True, help_text="The submitted result awaiting confirmation (match record and choices)"
     )
+    counter_record = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="A disputed match: the other side's different result (submitted_record is the first)",
+    )
+    counter_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    counter_at = models.DateTimeField(null=True, blank=True)
+    settlement = models.CharField(
+        max_length=10,
+        choices=Settlement.choices,
+        blank=True,
+        help_text="How the master settled a dispute (the record applied)",
+    )
     voided_at = models.DateTimeField(null=True, blank=True)
     void_reason = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -81,6 +103,15 @@ class Match(models.Model):
     @property
     def is_played(self) -> bool:
         return self.status == self.Status.CONFIRMED
+
+    @property
+    def awaits_decision(self) -> bool:
+        """A result is in but not applied: submitted (waiting for confirmation) or disputed."""
+        return self.status in AWAITING_STATUSES
+
+
+#: A result is in and waits for someone: an opponent's confirmation, or the master's settlement.
+AWAITING_STATUSES = (Match.Status.SUBMITTED, Match.Status.DISPUTED)
 
 
 class MatchTeam(models.Model):

@@ -10,7 +10,7 @@ from teams.models import AdvancementRoll, TreasuryEntry, XpEvent
 
 def match_for_page(pk: int) -> Match:
     return (
-        Match.objects.select_related("league", "season", "challenge", "submitted_by", "confirmed_by")
+        Match.objects.select_related("league", "season", "challenge", "submitted_by", "counter_by", "confirmed_by")
         .prefetch_related(
             Prefetch(
                 "sides",
@@ -40,3 +40,92 @@ def sequence_outcomes(match: Match) -> dict:
         ),
         "dice": list(DiceRoll.objects.filter(match=match).select_related("ninja").order_by("id")),
     }
+
+
+# --- a submitted result, as the match page shows it -----------------------------------------------
+
+#: The per-model cells of a submitted record, in the order the page shows them.
+RECORD_COUNTS = (("injuries", "Injuries inflicted"), ("chunin_stuns", "Stuns on a chunin"), ("reveals", "Reveals"))
+
+
+def _cell(value, other, *, compare: bool) -> dict:
+    return {"value": value, "differs": compare and value != other}
+
+
+def record_view(match: Match, data: dict | None, *, other: dict | None = None) -> list[dict]:
+    """A stored submission (``Match.submitted_record`` or ``counter_record``) laid out per side and
+    per model with the kick-off names, the challenge's feat names and the upkeep choices; with
+    ``other`` (the other record of a dispute) every cell says whether it differs. No queries beyond
+    the match page's prefetches (sides with their roster snapshots, the challenge's awards)."""
+    if not data:
+        return []
+    compare = other is not None
+    awards = {a.key: a.feat for a in match.challenge.xp_awards.all()} if match.challenge_id else {}
+    upkeep = data.get("upkeep") or {}
+    faces = data.get("downtime_faces") or {}
+    other_teams = {t["team_id"]: t for t in (other or {}).get("teams", [])}
+    other_upkeep = (other or {}).get("upkeep") or {}
+    other_faces = (other or {}).get("downtime_faces") or {}
+    teams = {t["team_id"]: t for t in data.get("teams", [])}
+    out = []
+    for side in match.sides.all():
+        team = teams.get(side.team_id)
+        if team is None:
+            continue
+        roster = {row["id"]: row for row in side.roster_snapshot or []}
+        theirs = other_teams.get(side.team_id, {})
+        their_ninjas = {n["ninja_id"]: n for n in theirs.get("ninjas", [])}
+        ninjas = []
+        for n in team["ninjas"]:
+            row = roster.get(n["ninja_id"], {})
+            o = their_ninjas.get(n["ninja_id"], {})
+            feats = {awards.get(k, k): v for k, v in (n.get("challenge_feats") or {}).items() if v}
+            other_feats = {awards.get(k, k): v for k, v in (o.get("challenge_feats") or {}).items() if v}
+            key = str(n["ninja_id"])
+            ninjas.append(
+                {
+                    "name": row.get("name", f"#{n['ninja_id']}"),
+                    "profile": row.get("profile", ""),
+                    "played": _cell(n.get("played", True), o.get("played", True), compare=compare),
+                    "counts": [
+                        {"label": label, **_cell(n.get(field, 0), o.get(field, 0), compare=compare)}
+                        for field, label in RECORD_COUNTS
+                    ],
+                    "feats": _cell(sorted(feats.items()), sorted(other_feats.items()), compare=compare),
+                    "healing_house": _cell(
+                        n.get("in_healing_house", False), o.get("in_healing_house", False), compare=compare
+                    ),
+                    "all_star": _cell(bool(n.get("all_star_awards")), bool(o.get("all_star_awards")), compare=compare),
+                    "die": _cell(faces.get(key, ""), other_faces.get(key, ""), compare=compare and bool(faces)),
+                }
+            )
+        ronin = [
+            {
+                "name": row["name"],
+                "upkeep": row.get("upkeep", 0),
+                **_cell(upkeep.get(str(row["id"]), "pay"), other_upkeep.get(str(row["id"]), "pay"), compare=compare),
+            }
+            for row in side.roster_snapshot or []
+            if row.get("is_ronin")
+        ]
+        out.append(
+            {
+                "side": side,
+                "points": _cell(team["points"], theirs.get("points"), compare=compare),
+                "ninjas": ninjas,
+                "ronin": ronin,
+                "entered_dice": bool(faces),
+            }
+        )
+    return out
+
+
+def record_differences(sections: list[dict]) -> int:
+    """How many cells of a record view differ from the other record."""
+    total = 0
+    for section in sections:
+        total += section["points"]["differs"] + sum(r["differs"] for r in section["ronin"])
+        for n in section["ninjas"]:
+            cells = [n["played"], n["feats"], n["healing_house"], n["all_star"], n["die"], *n["counts"]]
+            total += sum(c["differs"] for c in cells)
+    return total

@@ -25,7 +25,7 @@ from django.utils import timezone
 from common import text
 from league.models import HouseRules
 from league.readmodel import match_standings_refresh
-from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
+from matches.models import AWAITING_STATUSES, DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from rules.engine import league as rules_league
 from rules.engine import postgame
 from rules.engine.dice import Element
@@ -220,8 +220,28 @@ def can_confirm(user, match: Match) -> bool:
         return True
     if match.submitted_by_id is None or user.pk == match.submitted_by_id:
         return False
-    submitter_teams = {s.team_id for s in match.sides.all() if s.team.owner_id == match.submitted_by_id}
+    submitter_teams = _submitter_team_ids(match)
     return any(s.team.owner_id == user.pk and s.team_id not in submitter_teams for s in match.sides.all())
+
+
+def _submitter_team_ids(match: Match) -> set[int]:
+    return {s.team_id for s in match.sides.all() if s.team.owner_id == match.submitted_by_id}
+
+
+def can_counter_submit(user, match: Match) -> bool:
+    """A player of a side other than the submitter's, while a result waits for confirmation: he may
+    enter his own record of the game (the same record confirms it, a different one disputes it)."""
+    if not user.is_authenticated or match.status != Match.Status.SUBMITTED or match.submitted_by_id is None:
+        return False
+    if user.pk == match.submitted_by_id:
+        return False
+    submitter_teams = _submitter_team_ids(match)
+    return any(s.team.owner_id == user.pk and s.team_id not in submitter_teams for s in match.sides.all())
+
+
+def can_settle(user, match: Match) -> bool:
+    """Only the league's master settles a disputed result."""
+    return match.status == Match.Status.DISPUTED and is_master_of(user, match)
 
 
 # --- result submission ----------------------------------------------------------------------------
@@ -314,6 +334,42 @@ def match_save_draft(*, match: Match, data: dict, actor) -> Match:
     return match
 
 
+def submission_json(record: MatchRecord, upkeep: Mapping[int, str], downtime_faces: Mapping[int, str] | None) -> dict:
+    """A submitted result as stored on the match: the record, the upkeep choices, entered dice."""
+    return {
+        **_record_to_json(record),
+        "upkeep": {str(k): v for k, v in upkeep.items()},
+        "downtime_faces": {str(k): v for k, v in downtime_faces.items()} if downtime_faces is not None else None,
+    }
+
+
+def _normalised(data: Mapping[str, Any]) -> dict:
+    """A stored submission in a canonical order, so two records of the same game compare equal."""
+    teams = sorted(data.get("teams", []), key=lambda t: t["team_id"])
+    return {
+        "teams": [
+            {
+                "team_id": t["team_id"],
+                "points": t["points"],
+                "ninjas": sorted(
+                    (
+                        {**n, "challenge_feats": {k: v for k, v in (n.get("challenge_feats") or {}).items() if v}}
+                        for n in t["ninjas"]
+                    ),
+                    key=lambda n: n["ninja_id"],
+                ),
+            }
+            for t in teams
+        ],
+        "upkeep": dict(sorted((data.get("upkeep") or {}).items())),
+        "downtime_faces": dict(sorted((data.get("downtime_faces") or {}).items())),
+    }
+
+
+def same_submission(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return _normalised(a) == _normalised(b)
+
+
 def match_submit_result(
     *,
     match: Match,
@@ -324,7 +380,11 @@ def match_submit_result(
     simulated: bool = False,
 ) -> Match:
     """Submit a result. Runs the post-game sequence at once when no confirmation is needed (or the
-    master submits); otherwise waits for an opponent or the master to confirm."""
+    master submits); otherwise waits for an opponent or the master to confirm.
+
+    While a result waits for confirmation, a player of the other side may submit his own record:
+    the same record confirms the result; a different one makes the match disputed, both records
+    kept, for the master to settle (:func:`match_settle`)."""
     upkeep = dict(upkeep or {})
     with transaction.atomic():
         locked = (
@@ -334,6 +394,10 @@ def match_submit_result(
         )
         if not simulated and not can_enter_result(actor, locked):
             raise PermissionDenied("Only a player in this match or the league's master may enter its result.")
+        if not simulated and can_counter_submit(actor, locked):
+            _counter_submit(locked, record, actor=actor, upkeep=upkeep, downtime_faces=downtime_faces)
+            match.refresh_from_db()
+            return match
         if locked.status != Match.Status.SCHEDULED:
             raise ValidationError(f"This match is already {locked.get_status_display().lower()}.")
         if locked.kicked_off_at is None:
@@ -341,11 +405,7 @@ def match_submit_result(
         rules = house_rules_for(locked)
         entered = rules["dice_mode"] == HouseRules.DiceMode.ENTERED and not simulated
         validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None)
-        locked.submitted_record = {
-            **_record_to_json(record),
-            "upkeep": {str(k): v for k, v in upkeep.items()},
-            "downtime_faces": {str(k): v for k, v in (downtime_faces or {}).items()} if entered else None,
-        }
+        locked.submitted_record = submission_json(record, upkeep, (downtime_faces or {}) if entered else None)
         locked.status = Match.Status.SUBMITTED
         locked.submitted_by = actor if getattr(actor, "pk", None) else None
         locked.submitted_at = timezone.now()
@@ -357,6 +417,72 @@ def match_submit_result(
         needs_confirmation = rules["results_need_confirmation"] and not simulated and not is_master_of(actor, locked)
         if not needs_confirmation:
             _apply_sequence(locked, actor=actor)
+    match.refresh_from_db()
+    return match
+
+
+def _counter_submit(
+    locked: Match,
+    record: MatchRecord,
+    *,
+    actor,
+    upkeep: Mapping[int, str],
+    downtime_faces: Mapping[int, str] | None,
+) -> None:
+    """The other side's record while one waits (the caller holds the match lock and has checked
+    :func:`can_counter_submit`): the same record confirms, a different one disputes."""
+    rules = house_rules_for(locked)
+    entered = rules["dice_mode"] == HouseRules.DiceMode.ENTERED
+    validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None)
+    data = submission_json(record, upkeep, (downtime_faces or {}) if entered else None)
+    if same_submission(data, locked.submitted_record or {}):
+        _apply_sequence(locked, actor=actor)
+        return
+    locked.counter_record = data
+    locked.counter_by = actor
+    locked.counter_at = timezone.now()
+    locked.status = Match.Status.DISPUTED
+    locked.save(update_fields=["counter_record", "counter_by", "counter_at", "status"])
+
+
+def match_settle(
+    *,
+    match: Match,
+    actor,
+    pick: str | None = None,
+    record: MatchRecord | None = None,
+    upkeep: Mapping[int, str] | None = None,
+    downtime_faces: Mapping[int, str] | None = None,
+) -> Match:
+    """The master settles a disputed result: by picking one of the two records (``pick``: "first"
+    or "second"), or with a record he edited (``record``, checked like any submission). Both
+    submitted records stay on the match; the post-game sequence applies the settled one."""
+    if (pick is None) == (record is None):
+        raise ValidationError("Pick one of the two records, or enter an edited record.")
+    if pick is not None and pick not in (Match.Settlement.FIRST, Match.Settlement.SECOND):
+        raise ValidationError("Pick the first or the second record.")
+    with transaction.atomic():
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("league", "season", "challenge")
+            .get(pk=match.pk)
+        )
+        if not is_master_of(actor, locked):
+            raise PermissionDenied("Only the league's ninja master may settle a disputed result.")
+        if locked.status != Match.Status.DISPUTED:
+            raise ValidationError("There is no disputed result to settle.")
+        if pick is not None:
+            data = locked.submitted_record if pick == Match.Settlement.FIRST else locked.counter_record
+            settlement = pick
+        else:
+            upkeep = dict(upkeep or {})
+            entered = house_rules_for(locked)["dice_mode"] == HouseRules.DiceMode.ENTERED
+            validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None)
+            data = submission_json(record, upkeep, (downtime_faces or {}) if entered else None)
+            settlement = Match.Settlement.EDITED
+        locked.settlement = settlement
+        locked.save(update_fields=["settlement"])
+        _apply_sequence(locked, actor=actor, data=data)
     match.refresh_from_db()
     return match
 
@@ -401,18 +527,18 @@ def match_reject(*, match: Match, actor, reason: str = "") -> Match:
 # --- the post-game sequence -----------------------------------------------------------------------
 
 
-def _apply_sequence(match: Match, *, actor) -> None:
+def _apply_sequence(match: Match, *, actor, data: Mapping[str, Any] | None = None) -> None:
     """Revenue, ronin upkeep, downtime, XP and advancement rolls, in the rulebook's order.
 
     The rules are one pure function (rules.engine.postgame.postgame); this locks what the
     sequence changes, builds the function's inputs and writes its outcome. The caller holds the
     match row lock inside a transaction. Rows are written in bulk so the number of queries does not
-    grow with roster size.
+    grow with roster size. ``data``: the record to apply (a settled dispute's), else the submitted one.
     """
     if match.sequence_applied_at is not None:
         return
     rules = house_rules_for(match)
-    data = match.submitted_record
+    data = data if data is not None else match.submitted_record
     record = record_from_json(data)
     upkeep = {int(k): v for k, v in (data.get("upkeep") or {}).items()}
     entered_faces = (
@@ -654,14 +780,14 @@ def void_refusal(match: Match) -> str | None:
     for side in match.sides.select_related("team"):
         later = (
             MatchTeam.objects.filter(
-                team_id=side.team_id, match__status__in=[Match.Status.CONFIRMED, Match.Status.SUBMITTED]
+                team_id=side.team_id, match__status__in=[Match.Status.CONFIRMED, *AWAITING_STATUSES]
             )
             .filter(match__sequence_applied_at__gt=match.sequence_applied_at)
             .exclude(match=match)
         )
         if (
             later.exists()
-            or MatchTeam.objects.filter(team_id=side.team_id, match__status=Match.Status.SUBMITTED)
+            or MatchTeam.objects.filter(team_id=side.team_id, match__status__in=AWAITING_STATUSES)
             .exclude(match=match)
             .exists()
         ):

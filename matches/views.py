@@ -9,7 +9,14 @@ from django.views.decorators.http import require_POST
 
 from league.models import HouseRules
 from matches import selectors, services
-from matches.forms import AdvancementChoiceForm, AdvancementFacesForm, ConfirmForm, ResultForm, VoidForm
+from matches.forms import (
+    AdvancementChoiceForm,
+    AdvancementFacesForm,
+    ConfirmForm,
+    ResultForm,
+    VoidForm,
+    submission_initial,
+)
 from matches.models import Match
 from rules.engine import challenges
 from teams.models import AdvancementRoll
@@ -30,14 +37,22 @@ def _errors(exc: ValidationError) -> list[str]:
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _get_match(pk)
     sides = list(match.sides.all())
+    disputed = match.counter_record is not None
+    first = selectors.record_view(match, match.submitted_record, other=match.counter_record if disputed else None)
+    second = selectors.record_view(match, match.counter_record, other=match.submitted_record) if disputed else []
     context = {
         "match": match,
         "sides": sides,
         "outcomes": services_outcomes(match),
         "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
         "can_confirm": match.status == Match.Status.SUBMITTED and services.can_confirm(request.user, match),
+        "can_counter": services.can_counter_submit(request.user, match),
+        "can_settle": services.can_settle(request.user, match),
         "can_void": match.status == Match.Status.CONFIRMED and services.is_master_of(request.user, match),
         "award_names": {a.key: a.feat for a in match.challenge.xp_awards.all()} if match.challenge_id else {},
+        "first_record": first,
+        "second_record": second,
+        "differences": selectors.record_differences(first) if disputed else 0,
     }
     return render(request, "matches/match_detail.html", context)
 
@@ -123,10 +138,14 @@ def _result_form(request, match, data=None):
 
 @login_required
 def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
+    """The result form. Before a result is in, for the players and the master; while one waits for
+    confirmation, for the other side's player, starting from the waiting record: submitting the
+    same record confirms it, a different one disputes it (the master settles)."""
     match = _get_match(pk)
     if not services.can_enter_result(request.user, match):
         raise PermissionDenied("Only a player in this match or the league's master may enter its result.")
-    if match.status != Match.Status.SCHEDULED:
+    counter = services.can_counter_submit(request.user, match)
+    if match.status != Match.Status.SCHEDULED and not counter:
         messages.info(request, f"This match is {match.get_status_display().lower()}.")
         return redirect(match)
     if match.challenge_id is None:
@@ -140,9 +159,10 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
         # A posted draft or result is an explicit act: the match kicks off with it.
         services.match_kick_off(match=match)
         match = _get_match(pk)
+    rejected = None
     if request.method == "POST":
         form = _result_form(request, match, request.POST)
-        if "save_draft" in request.POST:
+        if "save_draft" in request.POST and not counter:
             # Keep only the form's own fields, without NUL bytes (PostgreSQL's jsonb refuses them)
             # and cut short: a draft stores what was typed, not whatever was posted.
             draft = {k: v.replace("\x00", "")[:100] for k, v in request.POST.items() if k in form.fields}
@@ -160,28 +180,45 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
                     form.add_error(None, message)
             else:
                 match.refresh_from_db()
-                if match.status == Match.Status.CONFIRMED:
+                if match.status == Match.Status.CONFIRMED and counter:
+                    messages.success(request, "Your record matches the submitted one: the result is confirmed.")
+                elif match.status == Match.Status.CONFIRMED:
                     messages.success(request, "Result recorded and the post-game sequence applied.")
+                elif match.status == Match.Status.DISPUTED:
+                    messages.warning(
+                        request,
+                        "Your record differs from the submitted one: the match is disputed until the ninja master settles it.",
+                    )
                 else:
                     messages.success(request, "Result submitted. An opponent or the ninja master must confirm it.")
                 return redirect(match)
+    elif counter:
+        form = _result_form(request, match)
+        form.initial = submission_initial(form.sides, match.submitted_record)
     else:
         draft = match.result_draft or {}
         if "rejected_record" in draft:
-            messages.warning(
-                request, "The last result was rejected" + (f": {draft['reason']}" if draft.get("reason") else ".")
-            )
-            draft = {}
-        form = _result_form(request, match, draft or None)
-        if draft:
-            form.is_bound and form.errors  # noqa: B018 - show what is still missing in the draft
-    return render(request, "matches/result_form.html", {"match": match, "form": form})
+            # A rejected result comes back with every field as it was submitted, and the reason.
+            rejected = {"reason": draft.get("reason", "")}
+            form = _result_form(request, match)
+            form.initial = submission_initial(form.sides, draft["rejected_record"])
+        else:
+            form = _result_form(request, match, draft or None)
+            if draft:
+                form.is_bound and form.errors  # noqa: B018 - show what is still missing in the draft
+    return render(
+        request,
+        "matches/result_form.html",
+        {"match": match, "form": form, "counter": counter, "rejected": rejected},
+    )
 
 
 @login_required
 @require_POST
 def confirm(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("league"), pk=pk)
+    if not services.can_enter_result(request.user, match):
+        raise PermissionDenied("Only an opposing player or the league's master may confirm this result.")
     form = ConfirmForm(request.POST)
     if not form.is_valid():
         messages.error(request, "Choose confirm or reject.")
@@ -196,6 +233,56 @@ def confirm(request: HttpRequest, pk: int) -> HttpResponse:
     except ValidationError as exc:
         messages.error(request, " ".join(_errors(exc)))
     return redirect(match)
+
+
+@login_required
+def settle(request: HttpRequest, pk: int) -> HttpResponse:
+    """The master settles a disputed result: picks one of the two records, or edits a record
+    (starting from the first, or the second with ``?start=second``) and applies it."""
+    match = _get_match(pk)
+    if not services.is_master_of(request.user, match):
+        raise PermissionDenied("Only the league's ninja master may settle a disputed result.")
+    if match.status != Match.Status.DISPUTED:
+        messages.info(request, f"This match is {match.get_status_display().lower()}: there is nothing to settle.")
+        return redirect(match)
+    start = "second" if request.GET.get("start") == "second" else "first"
+    if request.method == "POST" and "pick" in request.POST:
+        try:
+            services.match_settle(match=match, actor=request.user, pick=request.POST["pick"][:10])
+        except ValidationError as exc:
+            messages.error(request, " ".join(_errors(exc)))
+            return redirect("matches:settle", pk=pk)
+        messages.success(request, "Dispute settled: the post-game sequence is applied.")
+        return redirect(match)
+    form = _result_form(request, match, request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        record, upkeep, faces = form.to_record()
+        try:
+            services.match_settle(match=match, actor=request.user, record=record, upkeep=upkeep, downtime_faces=faces)
+        except ValidationError as exc:
+            for message in _errors(exc):
+                form.add_error(None, message)
+        else:
+            messages.success(request, "Dispute settled with your edited record: the post-game sequence is applied.")
+            return redirect(match)
+    elif request.method != "POST":
+        form.initial = submission_initial(
+            form.sides, match.counter_record if start == "second" else match.submitted_record
+        )
+    first = selectors.record_view(match, match.submitted_record, other=match.counter_record)
+    second = selectors.record_view(match, match.counter_record, other=match.submitted_record)
+    return render(
+        request,
+        "matches/settle.html",
+        {
+            "match": match,
+            "form": form,
+            "start": start,
+            "first_record": first,
+            "second_record": second,
+            "differences": selectors.record_differences(first),
+        },
+    )
 
 
 @login_required

@@ -238,6 +238,8 @@ RULES: dict[str, list[Case]] = {
     "matches:detail": [
         _public(lambda w: {"pk": w.confirmed.pk}, "confirmed"),
         _public(lambda w: {"pk": w.open_match.pk}, "scheduled"),
+        _public(lambda w: {"pk": w.submitted.pk}, "submitted"),
+        _public(lambda w: {"pk": w.extra["disputed"].pk}, "disputed"),
     ],
     "matches:presheet": [
         _public(lambda w: {"pk": w.open_match.pk}, "before kick-off"),
@@ -259,6 +261,40 @@ RULES: dict[str, list[Case]] = {
             data=lambda w: {"s1_points": "2", "s2_points": "1"},
             label="submit",
         ),
+        # Submitted: the other side may enter his own record (the others are sent to the match).
+        Case(
+            kwargs=lambda w: {"pk": w.submitted.pk},
+            get=IN_MATCH,
+            post=IN_MATCH,
+            data=lambda w: {"s1_points": "2", "s2_points": "1", "submit_result": "1"},
+            label="submitted",
+        ),
+        Case(
+            kwargs=lambda w: {"pk": w.extra["disputed"].pk},
+            get=IN_MATCH,
+            post=IN_MATCH,
+            data=lambda w: {"s1_points": "2", "s2_points": "1", "submit_result": "1"},
+            label="disputed",
+        ),
+    ],
+    "matches:settle": [
+        Case(
+            kwargs=lambda w: {"pk": w.extra["disputed"].pk}, get=MASTER, post=MASTER, data=lambda w: {"pick": "first"}
+        ),
+        Case(
+            kwargs=lambda w: {"pk": w.extra["disputed"].pk},
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {"s1_points": "2", "s2_points": "1", "settle_edited": "1"},
+            label="edited",
+        ),
+        Case(
+            kwargs=lambda w: {"pk": w.submitted.pk},
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {"pick": "first"},
+            label="submitted",
+        ),
     ],
     "matches:confirm": [
         Case(
@@ -274,6 +310,13 @@ RULES: dict[str, list[Case]] = {
             post=frozenset({"other_player", "master"}),
             data=lambda w: {"decision": "reject", "reason": "no"},
             label="reject",
+        ),
+        Case(
+            kwargs=lambda w: {"pk": w.extra["disputed"].pk},
+            get=None,
+            post=IN_MATCH,
+            data=lambda w: {"decision": "confirm"},
+            label="disputed",
         ),
     ],
     "matches:void": [

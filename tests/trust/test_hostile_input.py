@@ -181,6 +181,18 @@ def test_result_entry(world, data, draft):
     judge(posted, body)
 
 
+@FEWER
+@given(data=st.data(), role=st.sampled_from(["other_player", "master"]))
+def test_counter_record_and_settlement(world, data, role):
+    """The other side's own record of a submitted result; the master settling a dispute (picking a
+    record, or an edited one)."""
+    body = data.draw(form_data(result_fields(world.submitted)))
+    _check(world, "other_player", reverse("matches:result", kwargs={"pk": world.submitted.pk}), body)
+    disputed = world.extra["disputed"]
+    fields = {**result_fields(disputed), "pick": hostile("first", "second"), "settle_edited": hostile("1")}
+    _check(world, role, reverse("matches:settle", kwargs={"pk": disputed.pk}), data.draw(form_data(fields)))
+
+
 @FAST
 @given(data=st.data(), role=st.sampled_from(["other_player", "master"]))
 def test_confirm(world, data, role):
@@ -404,6 +416,7 @@ POSTED_HERE = {
     "teams:ready",
     "matches:result",
     "matches:confirm",
+    "matches:settle",
     "matches:void",
     "matches:advancement_choose",
     "matches:kick_off",

@@ -6,6 +6,7 @@ Two leagues:
         Tigers (team A, trust-player) and Squids (team B, trust-other), both legal and accepted;
         a confirmed match A v B, a submitted match A v B (entered by trust-player, waiting for
         trust-other or the master), an open match A v B (Brawl, "player 1 chooses" the challenge),
+        a disputed match A v B (trust-player entered 1-0, trust-other 0-1: world.extra["disputed"]),
         a pending advancement roll for one of the Tigers, a schedule run, and two newsletters
         (one published, one draft).
         trust-player also owns "Free Agents", a team in no league (so they may apply to L).
@@ -123,6 +124,11 @@ def seed_world() -> World:
     match_services.match_kick_off(match=submitted)
     match_services.match_submit_result(match=submitted, record=record_for(submitted, (2, 2)), actor=users["player"])
 
+    disputed = match_services.match_create(teams=[team_a, team_b], challenge=brawl, season=season)
+    match_services.match_kick_off(match=disputed)
+    match_services.match_submit_result(match=disputed, record=record_for(disputed, (1, 0)), actor=users["player"])
+    match_services.match_submit_result(match=disputed, record=record_for(disputed, (0, 1)), actor=users["other_player"])
+
     open_match = match_services.match_create(teams=[team_a, team_b], challenge=brawl, season=season)
     Match.objects.filter(pk=open_match.pk).update(challenge_chooser=Match.ChallengeChooser.PLAYER1)
 
@@ -154,6 +160,7 @@ def seed_world() -> World:
         roll=roll,
         run=run,
     )
+    world.extra["disputed"] = Match.objects.get(pk=disputed.pk)
     _seed_newsletters(world)
     _seed_simulation(world)
     _seed_balance_study(world)
