@@ -6,6 +6,7 @@ from crispy_forms.helper import FormHelper
 from django import forms
 
 from common.text import SingleLineFormField
+from rules.engine.challenges import CHAMPION_AWARD, INJURY_AWARD
 from rules.engine.dice import Element
 from rules.engine.records import MAX_FEAT_COUNT, MAX_POINTS, MatchRecord, NinjaRecord, TeamRecord
 
@@ -42,13 +43,15 @@ class ResultForm(forms.Form):
         self.helper = FormHelper()
         self.helper.form_tag = False
         self.layout_groups = []
+        self.follows: dict[str, str] = {}  # a feat field left blank takes this count field's value
+        self.chunin_ids = {row["id"] for side in sides for row in side.roster_snapshot or [] if row["is_chunin"]}
         for side in sides:
             team_fields = {"side": side, "points": f"s{side.slot}_points", "ninjas": [], "ronin": []}
             self.fields[team_fields["points"]] = forms.IntegerField(
                 label=f"{side.team.name}: points",
                 min_value=0,
                 max_value=MAX_POINTS,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "count-input"}),
                 error_messages={"required": f"Enter the points scored by {side.team.name}."},
             )
             for row in side.roster_snapshot or []:
@@ -57,6 +60,7 @@ class ResultForm(forms.Form):
                 names = {}
                 if row["available"]:
                     self.fields[prefix + "played"] = _check("On the board", initial=True)
+                    self.fields[prefix + "played"].widget.attrs["data-played"] = "1"
                     self.fields[prefix + "injuries"] = _count("Injuries inflicted")
                     names["injuries"] = prefix + "injuries"
                     if not row["is_chunin"]:
@@ -65,7 +69,17 @@ class ResultForm(forms.Form):
                     self.fields[prefix + "reveals"] = _count("Reveals")
                     names["reveals"] = prefix + "reveals"
                     for key, feat, xp in award_keys:
-                        self.fields[f"{prefix}feat_{key}"] = _count(f"{match.challenge.name}: {feat} (+{xp} XP each)")
+                        if key == CHAMPION_AWARD and row["is_chunin"]:
+                            continue  # "one non-chunin model ... as their Champion": never offered
+                        field = _count(f"{match.challenge.name}: {feat} (+{xp} XP each)")
+                        if key == INJURY_AWARD and not row["is_chunin"]:
+                            # Brawl: filled from the Injuries entered (left blank: the same number;
+                            # the page's script copies it as they are typed), still correctable.
+                            field.initial = None
+                            field.help_text = "Left blank: the same as Injuries inflicted."
+                            field.widget.attrs["data-follows"] = f"id_{prefix}injuries"
+                            self.follows[f"{prefix}feat_{key}"] = prefix + "injuries"
+                        self.fields[f"{prefix}feat_{key}"] = field
                         names[f"feat_{key}"] = f"{prefix}feat_{key}"
                     self.fields[prefix + "hh"] = _check("Ended in the Healing House")
                     self.fields[prefix + "allstar"] = _check("Ninja All-Star")
@@ -96,7 +110,8 @@ class ResultForm(forms.Form):
                     {
                         "row": n["row"],
                         "counts": [self[name] for name in n["fields"].values()],
-                        "checks": [self[p + k] for k in ("played", "hh", "allstar") if p + k in self.fields],
+                        "played": self[p + "played"] if p + "played" in self.fields else None,
+                        "checks": [self[p + k] for k in ("hh", "allstar") if p + k in self.fields],
                         "die": self[f"d{nid}"] if f"d{nid}" in self.fields else None,
                     }
                 )
@@ -112,6 +127,16 @@ class ResultForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        # A Champion is a non-chunin: the form offers no such field for a chunin, and says so if
+        # one is posted anyway.
+        for nid in sorted(self.chunin_ids):
+            if str(self.data.get(f"n{nid}_feat_{CHAMPION_AWARD}", "")).strip() not in ("", "0"):
+                name = next(r["name"] for s in self.sides for r in s.roster_snapshot or [] if r["id"] == nid)
+                self.add_error(None, f"{name} is a chunin: a Champion must be a non-chunin model.")
+        # Brawl's "Injures an enemy model" left blank is the Injuries entered.
+        for name, source in self.follows.items():
+            if data.get(name) is None and name not in self.errors:
+                data[name] = data.get(source) or 0
         # Counts left blank on a phone mean zero.
         for name, field in self.fields.items():
             if isinstance(field, forms.IntegerField) and data.get(name) is None and name.startswith("n"):
@@ -151,13 +176,15 @@ class ResultForm(forms.Form):
         return MatchRecord(teams=tuple(teams)), upkeep, faces
 
 
-def submission_initial(sides, data: dict | None) -> dict:
+def submission_initial(form: ResultForm, data: dict | None) -> dict:
     """The result form's fields as a stored submission had them (a rejected result coming back, the
-    opponent's form starting from the waiting record, the master editing a disputed one)."""
+    opponent's form starting from the waiting record, the master editing a disputed one): every
+    count of the form, zero when the record has none, so a Brawl's blank-follows-Injuries field
+    shows what was submitted."""
     if not data:
         return {}
-    slots = {side.team_id: side.slot for side in sides}
-    initial: dict = {}
+    slots = {side.team_id: side.slot for side in form.sides}
+    initial: dict = {name: 0 for name in form.fields if name.startswith("n") and "_feat_" in name}
     for team in data.get("teams", []):
         if team["team_id"] in slots:
             initial[f"s{slots[team['team_id']]}_points"] = team["points"]
@@ -174,6 +201,19 @@ def submission_initial(sides, data: dict | None) -> dict:
         initial[f"u{nid}"] = choice
     for nid, face in (data.get("downtime_faces") or {}).items():
         initial[f"d{nid}"] = face
+    return {k: v for k, v in initial.items() if k in form.fields}
+
+
+def draft_initial(form: ResultForm, draft: dict) -> dict:
+    """A saved draft (the posted strings) as the form's initial values: shown as typed, never as
+    a list of errors (the "Draft saved" message is never next to one). A checkbox missing from
+    the draft was unticked."""
+    initial = {}
+    for name, field in form.fields.items():
+        if isinstance(field, forms.BooleanField):
+            initial[name] = str(draft.get(name, "")).lower() not in ("", "0", "false", "off")
+        elif name in draft:
+            initial[name] = draft[name]
     return initial
 
 

@@ -163,14 +163,41 @@ def kicked_off_bonuses(sides: Sequence[MatchTeam]) -> list[rules_league.Underdog
     ]
 
 
+class KickOffBlocked(ValidationError):
+    """A team of the match has an advancement roll still to choose: it cannot kick off."""
+
+
+def kick_off_blockers(match: Match) -> list[tuple[Team, list[AdvancementRoll]]]:
+    """The teams of a match that cannot kick off yet, each with its unchosen advancement rolls
+    (two queries): "a team cannot kick off its next match with an unchosen advancement roll"."""
+    sides = list(match.sides.select_related("team"))
+    rolls = team_selectors.unchosen_advancement_rolls([s.team_id for s in sides])
+    return [(s.team, rolls[s.team_id]) for s in sorted(sides, key=lambda s: s.slot) if s.team_id in rolls]
+
+
+def kick_off_blocker_messages(blockers: Sequence[tuple[Team, Sequence[AdvancementRoll]]]) -> list[str]:
+    messages = []
+    for team, rolls in blockers:
+        names = ", ".join(f"{r.ninja.name} (level {r.level})" for r in rolls)
+        messages.append(
+            f"{team.name} cannot kick off: an advancement roll is still to choose for {names}. "
+            "Its player chooses it first."
+        )
+    return messages
+
+
 def match_kick_off(*, match: Match) -> Match:
-    """Store ratings, underdog bonuses and roster snapshots, and the dice seed. Idempotent."""
+    """Store ratings, underdog bonuses and roster snapshots, and the dice seed. Idempotent.
+    Refused (:class:`KickOffBlocked`) while a team has an advancement roll still to choose."""
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.kicked_off_at is not None:
             return locked
         if locked.status == Match.Status.VOIDED:
             raise ValidationError("This match was voided.")
+        blockers = kick_off_blockers(locked)
+        if blockers:
+            raise KickOffBlocked(kick_off_blocker_messages(blockers))
         sides = live_sides(locked)
         bonuses = live_underdog_bonuses(locked, sides)
         for (side, team, rating), bonus in zip(sides, bonuses, strict=True):

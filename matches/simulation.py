@@ -226,13 +226,16 @@ def choose_advancement(
     return options[0]
 
 
-def _auto_advance(ninja_ids: Iterable[int]) -> list[dict[str, Any]]:
-    """Take every pending advancement roll (dice rolled) of these models by the policy, in bulk:
-    a fixed number of queries however many rolls there are. Returns what was chosen."""
+def _auto_advance(match: Match) -> list[dict[str, Any]]:
+    """Take the pending advancement rolls (dice rolled) this simulated match earned by the policy,
+    in bulk: a fixed number of queries however many rolls there are. Returns what was chosen.
+
+    Only this match's rolls: a roll earned in a match the players played, or left to them by a
+    "pending" simulation, stays theirs to choose (issue 13)."""
     rolls = [
         r
         for r in AdvancementRoll.objects.filter(
-            ninja_id__in=list(ninja_ids),
+            match=match,
             status=AdvancementRoll.Status.PENDING,
             ninja__status=Ninja.Status.ACTIVE,
         ).order_by("ninja_id", "id")
@@ -332,8 +335,10 @@ def simulate_match(
     to do (the match is already played, submitted or voided: simulating twice is a no-op).
 
     ``seed`` (optional) becomes the match's seed; without it the stored seed (or a new one) is
-    used. ``policy``: "auto" takes the pending advancement rolls of the match's models by
-    :func:`choose_advancement`; "pending" leaves them to the players. Who may ask is checked by
+    used. ``policy``: "auto" takes the advancement rolls this match earned by
+    :func:`choose_advancement` (never a roll left to the players from another match); "pending"
+    leaves them to the players. A team with an unchosen roll cannot kick off
+    (:class:`matches.services.KickOffBlocked`). Who may ask is checked by
     the caller (views: the league's master).
     """
     if policy not in POLICIES:
@@ -372,7 +377,7 @@ def simulate_match(
         services.match_submit_result(match=locked, record=record, actor=actor, upkeep=upkeep, simulated=True)
         advancements: list[dict[str, Any]] = []
         if policy == AUTO:
-            advancements = _auto_advance(row["id"] for side in sides for row in side.roster_snapshot or [])
+            advancements = _auto_advance(locked)
         run = SimulationRun.objects.create(
             match=locked,
             job=job,
@@ -460,6 +465,10 @@ def simulation_request(
                 return _asked_again(existing), False
             if match.status != Match.Status.SCHEDULED:
                 raise ValidationError(f"This match is already {match.get_status_display().lower()}.")
+            if match.kicked_off_at is None:
+                blockers = services.kick_off_blockers(match)
+                if blockers:
+                    raise ValidationError(services.kick_off_blocker_messages(blockers))
             fields = {
                 "league_id": match.league_id,
                 "season_id": match.season_id,
@@ -658,6 +667,9 @@ def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> Simu
                 league_services.playoffs_advance(season=job.season)
         else:
             note = _run_season(job, runner)
+    except services.KickOffBlocked as exc:
+        # The simulator never makes a choice left to the players: it stops where a team waits for one.
+        note = "Stopped: " + " ".join(exc.messages)
     except ValidationError as exc:
         simulation_job_failed(job_id=job.pk, error="; ".join(exc.messages))
         return SimulationJob.objects.get(pk=job.pk)

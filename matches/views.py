@@ -15,6 +15,7 @@ from matches.forms import (
     ConfirmForm,
     ResultForm,
     VoidForm,
+    draft_initial,
     submission_initial,
 )
 from matches.models import Match
@@ -68,6 +69,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
     Stealth. Before kick-off the figures are live (the same functions kick-off stores them with);
     after it, the kick-off snapshot."""
     match = _get_match(pk)
+    blockers = []
     if match.kicked_off_at:
         sides = list(match.sides.all())
         rosters = [side.roster_snapshot or [] for side in sides]
@@ -79,6 +81,8 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
         rosters = [services.roster_snapshot(team) for _, team, _ in live]
         ratings = [rating for _, _, rating in live]
         bonuses = services.live_underdog_bonuses(match, live)
+        if match.status == Match.Status.SCHEDULED:
+            blockers = services.kick_off_blockers(match)
     slug = match.challenge.slug if match.challenge_id else None
     rows = [
         {
@@ -102,6 +106,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
             "match": match,
             "rows": rows,
             "setup_stealth": challenges.setup_stealth(slug).value,
+            "blockers": blockers,
             "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
         },
     )
@@ -155,9 +160,22 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
         if request.method != "POST":
             # No GET writes: opening this page (or following a link to it) freezes nothing. The
             # page offers the kick-off as a button (docs/security.md, "Trust, round 2", 7).
-            return render(request, "matches/result_form.html", {"match": match, "form": None, "needs_kick_off": True})
+            return render(
+                request,
+                "matches/result_form.html",
+                {
+                    "match": match,
+                    "form": None,
+                    "needs_kick_off": True,
+                    "blockers": services.kick_off_blockers(match),
+                },
+            )
         # A posted draft or result is an explicit act: the match kicks off with it.
-        services.match_kick_off(match=match)
+        try:
+            services.match_kick_off(match=match)
+        except ValidationError as exc:
+            messages.error(request, " ".join(_errors(exc)))
+            return redirect("matches:result", pk=pk)
         match = _get_match(pk)
     rejected = None
     if request.method == "POST":
@@ -194,18 +212,20 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
                 return redirect(match)
     elif counter:
         form = _result_form(request, match)
-        form.initial = submission_initial(form.sides, match.submitted_record)
+        form.initial = submission_initial(form, match.submitted_record)
     else:
         draft = match.result_draft or {}
         if "rejected_record" in draft:
             # A rejected result comes back with every field as it was submitted, and the reason.
             rejected = {"reason": draft.get("reason", "")}
             form = _result_form(request, match)
-            form.initial = submission_initial(form.sides, draft["rejected_record"])
+            form.initial = submission_initial(form, draft["rejected_record"])
         else:
-            form = _result_form(request, match, draft or None)
+            # A draft comes back as typed, without errors: what is still missing is said when the
+            # result is submitted, never next to "Draft saved".
+            form = _result_form(request, match)
             if draft:
-                form.is_bound and form.errors  # noqa: B018 - show what is still missing in the draft
+                form.initial = draft_initial(form, draft)
     return render(
         request,
         "matches/result_form.html",
@@ -266,9 +286,7 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, "Dispute settled with your edited record: the post-game sequence is applied.")
             return redirect(match)
     elif request.method != "POST":
-        form.initial = submission_initial(
-            form.sides, match.counter_record if start == "second" else match.submitted_record
-        )
+        form.initial = submission_initial(form, match.counter_record if start == "second" else match.submitted_record)
     first = selectors.record_view(match, match.submitted_record, other=match.counter_record)
     second = selectors.record_view(match, match.counter_record, other=match.submitted_record)
     return render(

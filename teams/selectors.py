@@ -209,3 +209,18 @@ def recent_ledger(team: Team, limit: int = 8) -> list[TreasuryEntry]:
 def teams_with_ratings(queryset: QuerySet | None = None) -> QuerySet:
     qs = queryset if queryset is not None else Team.objects.all()
     return qs.select_related("clan", "owner", "league").prefetch_related(roster_prefetch())
+
+
+def unchosen_advancement_rolls(team_ids) -> dict[int, list[AdvancementRoll]]:
+    """Each team's advancement rolls still to choose (or, when players roll at the table, still to
+    roll), of its active models, in one query: a team cannot kick off with one (issue 13)."""
+    rolls: dict[int, list[AdvancementRoll]] = {}
+    for roll in (
+        AdvancementRoll.objects.filter(
+            status=AdvancementRoll.Status.PENDING, ninja__team_id__in=list(team_ids), ninja__status=ACTIVE
+        )
+        .select_related("ninja")
+        .order_by("ninja__team_id", "id")
+    ):
+        rolls.setdefault(roll.ninja.team_id, []).append(roll)
+    return rolls

@@ -12,6 +12,7 @@ from enum import Enum
 __all__ = [
     "BRAWL_WINNING_SCORE",
     "CHAMPION_AWARD",
+    "INJURY_AWARD",
     "SNEAKY",
     "SetupStealth",
     "SETUP_STEALTH",
@@ -25,6 +26,11 @@ BRAWL_WINNING_SCORE = 9
 #: The Champion challenge's XP award key ("Whenever a model is chosen as a Champion, it gets 2
 #: XP"): a record that gives it to a model says that model was chosen as its team's Champion.
 CHAMPION_AWARD = "chosen_champion"
+
+#: Brawl's XP award: "Each time a model Injures an enemy model, it gets 1 XP. When a chunin
+#: injures a non-chunin, it does not receive this additional XP." For a non-chunin it counts the
+#: same Injuries as the Injuries XP, so the result form fills it from them (issue 13).
+INJURY_AWARD = "injure_enemy"
 
 #: "A model with Sneaky begins the game in Stealth, regardless of the challenge's special rules."
 SNEAKY = "Sneaky"

@@ -2,12 +2,16 @@
 against pytest-django's live server.
 
 Two players and a ninja master sign up; the players found and recruit their teams through the
-forms (choosing the chunin's ability), the master opens a league and a round robin season, accepts
-the applications and draws the schedule with Brawl as the challenge; player A opens the pre-match
-sheet, kicks off and enters the result on a phone-sized screen (his kaiken makes 5 injuries and is
-the All-Star: 8 XP, a new level); player B logs in and confirms; player A chooses the advancement
-the level brought; the league table changes; the master drafts, edits and publishes the round's
-newsletter and player A reads it.
+forms (choosing the chunin's ability), the master opens a league and a double round robin season,
+accepts the applications and draws the schedule with Brawl as the challenge; player A opens the
+pre-match sheet, kicks off and enters the result on a phone-sized screen (one model not on the board
+collapses, the steppers count, his kaiken makes 5 injuries, which fill Brawl's "Injures an enemy
+model", and is the All-Star: 13 XP, a new level; tabbing through the form, the sticky bar never covers
+the focused field); player B logs in, sees the whole submitted record, and enters his own, different
+one: the match is disputed; the master sees both records side by side and settles it; the next
+fixture cannot kick off while the level's advancement is unchosen: player A follows the sheet's link,
+chooses it, and kicks off; the league table changes; the master drafts, edits and publishes the
+round's newsletter and player A reads it.
 
 A screenshot of every step is saved to test-artifacts/e2e/NN-step.png. Every page the walk visits
 is audited by axe-core for the WCAG 2.1 A and AA rules (tests/e2e/axe.py): when the walk first
@@ -197,6 +201,43 @@ def mark_ready(page, base: str, team_pk: int) -> None:
     assert "is ready to play" in page.inner_text("main")
 
 
+def count(where, label: str):
+    """A count field of the result form by its label (its steppers are buttons named after it)."""
+    return where.get_by_role("spinbutton", name=re.compile("^" + re.escape(label)))
+
+
+def focus_walk(page) -> tuple[int, list[str]]:
+    """Tab from the form's first field to its buttons; at every stop, is the focused field clear of
+    the sticky bar and on the screen? Returns (stops, the fields covered)."""
+    page.locator("form.result-form input:not([type=hidden])").first.focus()
+    covered: list[str] = []
+    stops = 0
+    for _ in range(400):
+        state = page.evaluate(
+            """async () => {
+                // Let a smooth scroll (Bootstrap's, the script's) come to rest first.
+                let last = -1, still = 0;
+                for (let i = 0; i < 120 && still < 4; i++) {
+                    await new Promise((done) => requestAnimationFrame(done));
+                    still = window.scrollY === last ? still + 1 : 0;
+                    last = window.scrollY;
+                }
+                const el = document.activeElement;
+                const bar = document.querySelector("form.result-form .result-bar");
+                if (!el || !el.closest("form.result-form") || el.closest(".result-bar")) return null;
+                const r = el.getBoundingClientRect(), b = bar.getBoundingClientRect();
+                return {name: el.name || el.id, bottom: r.bottom, top: r.top, bar: b.top};
+            }"""
+        )
+        if state is None:
+            break
+        stops += 1
+        if state["bottom"] > state["bar"] or state["top"] < 0:
+            covered.append(state["name"])
+        page.keyboard.press("Tab")
+    return stops, covered
+
+
 def test_walkthrough(transactional_db, live_server, catalog, eager_celery, browser):
     from django.db import connections
 
@@ -242,7 +283,7 @@ def walk_through(base: str, browser) -> None:
     master.get_by_role("button", name="Create league").click()
     master.wait_for_url(re.compile(r"/leagues/[\w-]+/seasons/new/$"))
     slug = re.search(r"/leagues/([\w-]+)/seasons/new/", master.url).group(1)
-    master.select_option("#id_format", "round_robin")
+    master.select_option("#id_format", "double_round_robin")
     master.get_by_role("button", name="Open the season").click()
     master.wait_for_url(re.compile(rf"/leagues/{slug}/seasons/1/$"))
     walk.shot(master, "season-open")
@@ -279,7 +320,7 @@ def walk_through(base: str, browser) -> None:
     walk.shot(b, "applied")
     log_out(b, base)
 
-    # 4. The master accepts both teams and draws the round robin (Brawl for every fixture).
+    # 4. The master accepts both teams and draws the double round robin (Brawl for every fixture).
     master.goto(f"{base}/leagues/{slug}/applications/")
     walk.shot(master, "applications")
     for team in ("Paper Tigers", "Silver Foxes"):
@@ -290,10 +331,10 @@ def walk_through(base: str, browser) -> None:
     master.select_option("#id_challenge", label="Brawl")
     master.get_by_role("button", name="Generate the whole schedule").click()
     master.wait_for_url(re.compile(r"/schedule-runs/\d+/$|/seasons/1/fixtures/$"))
-    master.get_by_text(re.compile(r"1 fixture created")).wait_for() if "schedule-runs" in master.url else None
+    master.get_by_text(re.compile(r"2 fixtures created")).wait_for() if "schedule-runs" in master.url else None
     master.goto(f"{base}/leagues/{slug}/seasons/1/fixtures/")
     walk.shot(master, "fixtures")
-    match = Match.objects.get(season__league__slug=slug)
+    match, return_match = Match.objects.filter(season__league__slug=slug).order_by("round_number", "id")
 
     # 5. Player A sees the table before the game, opens the pre-match sheet, kicks off.
     a.goto(f"{base}/leagues/{slug}/seasons/1/")
@@ -301,7 +342,7 @@ def walk_through(base: str, browser) -> None:
     assert rows.count() == 2
     walk.shot(a, "table-before")
     a.goto(f"{base}/leagues/{slug}/seasons/1/fixtures/")
-    a.get_by_role("link", name="pre-match sheet").click()
+    a.get_by_role("link", name="pre-match sheet").first.click()
     a.wait_for_url(re.compile(rf"/matches/{match.pk}/sheet/$"))
     walk.shot(a, "presheet")
     with a.expect_navigation():
@@ -310,44 +351,86 @@ def walk_through(base: str, browser) -> None:
     a.get_by_role("link", name="Enter the result").first.click()
     a.wait_for_url(re.compile(rf"/matches/{match.pk}/result/$"))
 
-    # 6. ... and enters the result on the phone: 3-1, Shiro injures five and is the All-Star.
+    # 6. ... and enters the result on the phone: 3-1, Shiro injures five and is the All-Star; Aka
+    #    never reaches the board. Each model's fields are a group named after it.
     sections = a.locator("form.result-form section")
     assert sections.count() == 2
+    aka = a.get_by_role("group", name=re.compile(r"^Aka\b"))
+    aka.get_by_label("On the board").uncheck()
+    assert aka.locator(".model-details").is_hidden()  # a model not on the board collapses
     for i in range(2):
         section = sections.nth(i)
         team = section.locator("h2").inner_text()
-        section.get_by_label(f"{team}: points").fill("3" if team == "Paper Tigers" else "1")
+        count(section, f"{team}: points").fill("3" if team == "Paper Tigers" else "1")
         stars = int(re.search(r"Pick (\d+) Ninja All-Star", section.inner_text()).group(1))
-        cards = section.locator(".card")
-        names = ["Shiro"] if team == "Paper Tigers" else []
-        names += [n for n in cards.locator(".fw-bold").all_inner_texts() if n.split()[0] not in names]
-        for name in [n.split()[0] for n in names][:stars]:
-            section.locator(".card", has_text=name).get_by_label("Ninja All-Star").check()
-    shiro = a.locator(".card", has_text="Shiro")
-    shiro.get_by_label("Injuries inflicted").fill("5")
+        names = [n.split()[0] for n in section.locator("fieldset.model legend").all_inner_texts()]
+        names = (["Shiro"] if team == "Paper Tigers" else []) + [n for n in names if n not in ("Shiro", "Aka")]
+        for name in names[:stars]:
+            section.get_by_role("group", name=re.compile(rf"^{name}\b")).get_by_label("Ninja All-Star").check()
+    points = count(a, "Silver Foxes: points")
+    a.get_by_role("button", name="One more: Silver Foxes: points").click()  # the steppers count
+    assert points.input_value() == "2"
+    a.get_by_role("button", name="One fewer: Silver Foxes: points").click()
+    assert points.input_value() == "1"
+    shiro = a.get_by_role("group", name=re.compile(r"^Shiro\b"))
+    count(shiro, "Injuries inflicted").fill("5")
+    # Brawl's "Injures an enemy model" follows the Injuries entered (the player may correct it).
+    assert count(shiro, "Brawl: Injures an enemy model").input_value() == "5"
     shiro.scroll_into_view_if_needed()
     walk.shot(a, "result-entry-phone", full_page=False)  # what the phone shows, sticky buttons included
+    stops, covered = focus_walk(a)
+    assert stops >= 40 and not covered, f"the sticky bar covers the focused field at {covered} of {stops} tab stops"
     a.get_by_role("button", name="Submit the result").click()
     a.wait_for_url(re.compile(rf"/matches/{match.pk}/$"))
     assert "An opponent or the ninja master must confirm" in a.inner_text("main")
     walk.shot(a, "result-submitted")
 
-    # 7. Player B logs in and confirms.
+    # 7. Player B logs in and sees the whole submitted record: who, the score, each model's feats.
     log_in(b, base, "botan", f"/matches/{match.pk}/")
+    record = b.inner_text("[data-testid=submitted-record]")
+    assert "Paper Tigers: 3 points" in record and "Silver Foxes: 1 point" in record and "1 points" not in record
+    shiro_cells = b.locator("[data-testid=submitted-record] tr", has_text="Shiro").locator("td").all_inner_texts()
+    assert shiro_cells[:4] == ["yes", "5", "0", "0"] and "Injures an enemy model ×5" in shiro_cells[4], shiro_cells
+    assert "akira" in b.inner_text("[data-testid=awaiting]")
     walk.shot(b, "confirm-prompt")
-    b.get_by_role("button", name="Confirm the result").click()
+    # He remembers 2-1, and enters his own record: the match is disputed.
+    b.get_by_role("link", name="Enter your own record").click()
+    b.wait_for_url(re.compile(rf"/matches/{match.pk}/result/$"))
+    assert count(b, "Paper Tigers: points").input_value() == "3"  # the form starts from the record
+    count(b, "Paper Tigers: points").fill("2")
+    walk.shot(b, "counter-record", full_page=False)
+    b.get_by_role("button", name="Submit the result").click()
     b.wait_for_url(re.compile(rf"/matches/{match.pk}/$"))
-    assert "Result confirmed" in b.inner_text(".alert-success")
-    assert "reached level 1" in b.inner_text("main")
-    walk.shot(b, "result-confirmed")
+    assert "the match is disputed" in b.inner_text(".alert-warning")
+    walk.shot(b, "disputed")
 
-    # 8. Player A chooses Shiro's advancement from the scroll.
+    # 8. The master sees both records side by side, the difference marked, and settles: the first.
+    master.goto(f"{base}/matches/{match.pk}/")
+    assert "1 difference," in master.inner_text("[data-testid=disputed]")
+    assert master.locator("[data-testid=dispute] .diff").count() == 2  # the Tigers' points, in each record
+    walk.shot(master, "dispute")
+    master.get_by_role("link", name="Settle the dispute…").click()
+    master.wait_for_url(re.compile(rf"/matches/{match.pk}/settle/$"))
+    walk.shot(master, "settle")
+    master.get_by_role("button", name="Apply the first record (akira)").click()
+    master.wait_for_url(re.compile(rf"/matches/{match.pk}/$"))
+    assert "Dispute settled" in master.inner_text(".alert-success")
+    assert "reached level 1" in master.inner_text("main")
+    walk.shot(master, "result-settled")
     shiro_row = Ninja.objects.get(team_id=tigers, name="Shiro")
-    assert shiro_row.xp == 8
+    assert shiro_row.xp == 13  # 5 Injuries, 5 "Injures an enemy model" (Brawl) and the All-Star's 3
+
+    # 9. The return fixture cannot kick off while Shiro's advancement is unchosen: the sheet says so
+    #    and links to the choice; player A chooses, and kicks off.
     a.goto(f"{base}/teams/{tigers}/")
     assert "Roll pending" in a.inner_text(".scroll-roster")
     walk.shot(a, "scroll-roll-pending")
-    a.locator(".scroll-roster tr", has_text="Shiro").get_by_role("link", name="choose").click()
+    a.goto(f"{base}/matches/{return_match.pk}/sheet/")
+    blocked = a.locator("[data-testid=kick-off-blocked]")
+    assert "Paper Tigers: Shiro reached level 1" in blocked.inner_text()
+    assert a.get_by_role("button", name=re.compile("Kick off")).count() == 0
+    walk.shot(a, "kick-off-blocked")
+    blocked.get_by_role("link", name=re.compile("choose the advancement")).click()
     a.wait_for_url(re.compile(r"/matches/advancement/\d+/$"))
     choice = a.locator("input[name=choice]").first
     label = a.locator(f"label[for='{choice.get_attribute('id')}']").inner_text().strip()
@@ -358,8 +441,14 @@ def walk_through(base: str, browser) -> None:
     assert "Shiro takes:" in a.inner_text(".alert-success")
     assert Advancement.objects.filter(ninja=shiro_row).count() == 1, label
     walk.shot(a, "scroll-advanced")
+    a.goto(f"{base}/matches/{return_match.pk}/sheet/")
+    assert a.locator("[data-testid=kick-off-blocked]").count() == 0
+    with a.expect_navigation():
+        a.get_by_role("button", name=re.compile("Kick off")).click()
+    assert "Kicked off" in a.inner_text(".alert-success")
+    a.audit(label="return fixture kicked off")
 
-    # 9. The league table has changed: the winner on top with 3 points.
+    # 10. The league table has changed: the winner on top with 3 points.
     a.goto(f"{base}/leagues/{slug}/seasons/1/")
     top = a.locator("[data-testid=league-table] tbody tr").first
     cells = top.locator("td, th").all_inner_texts()  # the team's name is the row header
@@ -367,7 +456,7 @@ def walk_through(base: str, browser) -> None:
     assert top.locator("td.fw-bold").inner_text() == "3"
     walk.shot(a, "table-after")
 
-    # 10. The master drafts the round's newsletter, writes an editorial and publishes it.
+    # 11. The master drafts the round's newsletter, writes an editorial and publishes it.
     master.goto(f"{base}/newsletters/{slug}/")
     master.select_option("#id_period", "season-1-round-1")
     walk.shot(master, "newsletter-build")
@@ -385,7 +474,7 @@ def walk_through(base: str, browser) -> None:
     master.wait_for_url(re.compile(rf"/newsletters/{slug}/season-1-round-1/$"))
     assert "Published" in master.inner_text(".alert-success")
 
-    # 11. Player A reads it on the phone.
+    # 12. Player A reads it on the phone.
     a.goto(f"{base}/newsletters/{slug}/")
     a.locator("[data-testid=published] a").first.click()
     a.wait_for_url(re.compile(rf"/newsletters/{slug}/season-1-round-1/$"))
@@ -407,7 +496,9 @@ def walk_through(base: str, browser) -> None:
     )
     assert len(walk.shots) >= 20, walk.shots
     elapsed = time.monotonic() - started
-    assert elapsed < 90, f"the walk-through took {elapsed:.0f} s"
+    # 90 s before issue 13; the walk then grew by a dispute, a settlement, a blocked and a later
+    # kick-off, the phone form's checks and a tab through its 43 stops (105 s on the shared machine).
+    assert elapsed < 150, f"the walk-through took {elapsed:.0f} s"
 
 
 def pdf_pages(pdf: bytes) -> int:

@@ -48,3 +48,18 @@ def simple_record(match, *, points=(3, 1), feats=None, healing=(), all_stars=Non
             )
         teams.append(TeamRecord(team_id=side.team_id, points=pts, ninjas=tuple(ninjas)))
     return MatchRecord(teams=tuple(teams))
+
+
+def choose_pending_rolls(*teams):
+    """The players choose every pending advancement roll of these teams (the first option, through
+    the service; dice entered first where the table rolls them): a team cannot kick off its next
+    match with one unchosen (issue 13, part 3)."""
+    from teams.models import AdvancementRoll
+
+    for roll in AdvancementRoll.objects.filter(
+        ninja__team__in=teams, ninja__status="active", status=AdvancementRoll.Status.PENDING
+    ).order_by("id"):
+        if not roll.faces:
+            roll = services.advancement_enter_faces(roll=roll, faces=["Fire", "Air"], actor=None)
+        option = services.advancement_options_for(roll)[0]
+        services.advancement_choose(roll=roll, choice=services.option_key(option))

@@ -163,7 +163,7 @@ def test_the_waiting_result_is_shown_in_full_to_both_sides_and_the_master(
         with django_assert_max_num_queries(14):
             page = client.get(submitted.get_absolute_url()).content.decode()
         assert "The submitted result" in page and "Result submitted by <strong>alice</strong>" in page
-        assert 'Tigers: <span class="">3 points' in page and 'Squids: <span class="">1 points' in page
+        assert 'Tigers: <span class="">3 points' in page and 'Squids: <span class="">1 point<' in page
         row = page[page.index(f">{kaiken.name}</th>") :]
         row = row[: row.index("</tr>")]
         assert '<td class="">2</td>' in row  # her kaiken's two Injuries
@@ -186,6 +186,7 @@ def test_the_opponents_form_starts_from_the_record_and_a_change_disputes(client,
     assert 'data-testid="counter-intro"' in page and "Save draft" not in page
     assert f'name="n{kaiken.pk}_injuries" value="2"' in page
     data = form_data(submitted, points=(3, 1), injuries={kaiken.pk: 4})
+    data[f"n{kaiken.pk}_feat_injure_enemy"] = "0"  # as first submitted (left blank: the Injuries)
     data["submit_result"] = "1"
     resp = client.post(url, data, follow=True)
     assert "disputed until the ninja master settles it" in resp.content.decode()

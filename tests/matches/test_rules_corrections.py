@@ -24,7 +24,7 @@ from teams import selectors as team_selectors
 from teams.models import Advancement, AdvancementRoll, TreasuryEntry
 from teams.services import team_ratings_refresh, treasury_post
 from tests.factories import LeagueFactory, UserFactory, make_legal_team, recruit
-from tests.matches.conftest import simple_record
+from tests.matches.conftest import choose_pending_rolls, simple_record
 from tests.matches.test_views_matches import form_data, login
 
 
@@ -145,6 +145,12 @@ def test_every_advancement_earned_counts_toward_the_rating_everywhere(client, ca
     assert {r.team.pk: r.rating for r in league_table(season)}[home.pk] == expected
     assert {r.team.pk: r.rating for r in table_through(season, [])}[home.pk] == expected
     match = league_services.fixture_create(season=season, round_number=None, home=home, away=away, rng=random.Random(0))
+    # A team cannot kick off with a roll unchosen (issue 13); choosing changes no rating: the
+    # advancements were earned already.
+    with pytest.raises(services.KickOffBlocked):
+        services.match_kick_off(match=match)
+    choose_pending_rolls(home)
+    assert team_selectors.team_rating(home) == expected
     match = services.match_kick_off(match=match)
     assert match.sides.get(team=home).rating == expected
 

@@ -9,7 +9,7 @@ from rules.models import Challenge
 from teams import selectors
 from teams.models import Advancement, AdvancementRoll, Ninja, XpEvent
 from tests.factories import UserFactory, recruit
-from tests.matches.conftest import simple_record
+from tests.matches.conftest import choose_pending_rolls, simple_record
 
 
 def ledger_ok(team):
@@ -286,12 +286,14 @@ def test_availability_carries_forward(brawl_match, two_teams, league):
     k.save()
     for expected_left in (1, 0):
         m = services.match_create(teams=[home, away], challenge=brawl_match.challenge, league=league)
+        choose_pending_rolls(home, away)  # the All-Stars' levels: chosen before the next kick-off
         m = services.match_kick_off(match=m)
         row = next(r for r in m.sides.get(team=away).roster_snapshot if r["id"] == k.pk)
         assert row["available"] is False
         services.match_submit_result(match=m, record=simple_record(m), actor=league.master)
         k.refresh_from_db()
         assert k.misses_games == expected_left
+    choose_pending_rolls(home, away)
     m = services.match_kick_off(
         match=services.match_create(teams=[home, away], challenge=brawl_match.challenge, league=league)
     )

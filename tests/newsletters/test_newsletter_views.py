@@ -156,7 +156,10 @@ def _league_with_a_round_of(n_matches: int, tag: str, capture):
     season = league_services.season_create(league=league, format="round_robin")
     home = join(league, make_legal_team("tora", owner=UserFactory(username=f"h-{tag}"), name="Home", league=league))
     away = join(league, make_legal_team("ika", owner=UserFactory(username=f"a-{tag}"), name="Away", league=league))
+    from tests.matches.conftest import choose_pending_rolls
+
     for i in range(n_matches):
+        choose_pending_rolls(home, away)  # a team cannot kick off with an unchosen roll (issue 13)
         play(league, season, 1, home, away, 3 + i % 2, 1)
     with capture(execute=True):
         newsletter = services.newsletter_request(league=league, period=Period.round(1, 1))

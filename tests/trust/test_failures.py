@@ -34,7 +34,7 @@ from tests.league.helpers import make_season
 from tests.trust.matrix import ANY, READ_ONLY, RULES, client_for, request
 from tests.trust.redis_server import RedisServer, celery_on
 from tests.trust.workers import Worker, wait_until
-from tests.trust.world import World, seed_world
+from tests.trust.world import World, choose_pending_rolls, seed_world
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -118,6 +118,7 @@ def result_post_data(match: Match) -> dict:
 
 def test_with_redis_down_a_result_is_entered_and_confirmed(world, own_redis, django_capture_on_commit_callbacks):
     own_redis.stop()
+    choose_pending_rolls(world)  # a team with an unchosen advancement roll cannot kick off
     match = world.open_match
     ledger_before = TreasuryEntry.objects.count()
     player, opponent = client_for(world, "player"), client_for(world, "other_player")

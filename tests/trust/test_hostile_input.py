@@ -41,7 +41,12 @@ BAD_IDS = [0, 2**31, 2**63, 10**30]
 @pytest.fixture
 def world(catalog) -> World:
     w = seed_world()
-    match_services.match_kick_off(match=w.open_match)  # result entry on a kicked-off match writes nothing else
+    # Result entry on a kicked-off match writes nothing else. The open match kicks off as if before
+    # team A's roll was earned (a later roll never blocks a match already kicked off): the roll
+    # stays pending for the advancement tests.
+    AdvancementRoll.objects.filter(pk=w.roll.pk).update(status=AdvancementRoll.Status.CHOSEN)
+    match_services.match_kick_off(match=w.open_match)
+    AdvancementRoll.objects.filter(pk=w.roll.pk).update(status=AdvancementRoll.Status.PENDING)
     w.open_match.refresh_from_db()
     brawl = Challenge.objects.get(slug="brawl")
     choose = match_services.match_create(teams=[w.team_a, w.team_b], season=w.season)

@@ -20,7 +20,7 @@ from django.urls import reverse
 from matches.models import Match
 from tests.trust import matrix
 from tests.trust.urlconf import named_urls
-from tests.trust.world import ROLES, fingerprint, fingerprint_diff, seed_world
+from tests.trust.world import ROLES, choose_pending_rolls, fingerprint, fingerprint_diff, seed_world
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -96,6 +96,7 @@ def test_opening_the_result_page_does_not_kick_the_match_off(client, world):
     """The probe's reproduction: a player (or a cross-site link they follow) opens the result page
     of a match not yet kicked off. Nothing is frozen; the page offers the kick-off as a button."""
     match = world.open_match
+    choose_pending_rolls(world)  # a team with an unchosen advancement roll cannot kick off
     client.force_login(world.users["player"])
     resp = client.get(reverse("matches:result", kwargs={"pk": match.pk}))
     assert resp.status_code == 200
@@ -115,6 +116,7 @@ def test_opening_the_result_page_does_not_kick_the_match_off(client, world):
 
 
 def test_kick_off_goes_back_to_the_sheet_unless_asked_otherwise(client, world):
+    choose_pending_rolls(world)  # a team with an unchosen advancement roll cannot kick off
     client.force_login(world.users["player"])
     url = reverse("matches:kick_off", kwargs={"pk": world.open_match.pk})
     resp = client.post(url, {"next": "https://evil.example.org/"})

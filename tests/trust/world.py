@@ -7,7 +7,8 @@ Two leagues:
         a confirmed match A v B, a submitted match A v B (entered by trust-player, waiting for
         trust-other or the master), an open match A v B (Brawl, "player 1 chooses" the challenge),
         a disputed match A v B (trust-player entered 1-0, trust-other 0-1: world.extra["disputed"]),
-        a pending advancement roll for one of the Tigers, a schedule run, and two newsletters
+        a pending advancement roll for one of the Tigers (so the open match cannot kick off until
+        it is chosen: ``choose_pending_rolls``), a schedule run, and two newsletters
         (one published, one draft).
         trust-player also owns "Free Agents", a team in no league (so they may apply to L).
     M "Mist" (master: trust-master-m), a round robin season with Foxes (trust-stranger) and
@@ -168,6 +169,15 @@ def seed_world() -> World:
     for obj in (confirmed, submitted, open_match, team_a, team_b):
         obj.refresh_from_db()
     return world
+
+
+def choose_pending_rolls(world: World) -> None:
+    """Team A's player chooses its pending advancement rolls (through the service), so its next
+    match may kick off: a team cannot kick off with an unchosen roll (issue 13, part 3)."""
+    for roll in AdvancementRoll.objects.filter(ninja__team=world.team_a, status=AdvancementRoll.Status.PENDING):
+        if roll.faces:
+            option = match_services.advancement_options_for(roll)[0]
+            match_services.advancement_choose(roll=roll, choice=match_services.option_key(option))
 
 
 def _seed_team_states(world: World) -> None:
