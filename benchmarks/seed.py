@@ -164,9 +164,25 @@ def _play_with_services(match, *, master, rng: random.Random, challenges) -> Non
     if match.challenge_id is None:
         league_services.fixture_set_challenge(match=match, challenge=rng.choice(challenges))
     Match.objects.filter(pk=match.pk, seed__isnull=True).update(seed=rng.getrandbits(62))  # replayable dice
+    _choose_pending_rolls(match)
     match = match_services.match_kick_off(match=match)
     match_services.match_submit_result(match=match, record=_record(match, rng), actor=master)
-    # Ronin upkeep may release models; advancement rolls stay pending (players choose them).
+    # Ronin upkeep may release models; advancement rolls stay pending until the team's next game.
+
+
+def _choose_pending_rolls(match) -> None:
+    """A team cannot kick off with an unchosen advancement roll (issue 13): its player takes the
+    first option of each, through the service, before the next game."""
+    from matches import services as match_services
+    from teams.models import AdvancementRoll
+
+    team_ids = list(match.sides.values_list("team_id", flat=True))
+    for roll in AdvancementRoll.objects.filter(
+        ninja__team_id__in=team_ids, ninja__status="active", status=AdvancementRoll.Status.PENDING
+    ).order_by("id"):
+        if roll.faces:
+            option = match_services.advancement_options_for(roll)[0]
+            match_services.advancement_choose(roll=roll, choice=match_services.option_key(option))
 
 
 def _play_in_bulk(matches, *, master, rng: random.Random, challenges) -> None:

@@ -148,3 +148,10 @@ def test_a_season_simulation_stops_where_a_team_waits_for_a_choice(league, two_t
     first.refresh_from_db()
     second.refresh_from_db()
     assert first.status == Match.Status.CONFIRMED and second.status == Match.Status.SCHEDULED
+
+
+def test_the_simulation_panels_say_the_policy_never_takes_the_players_choices(client, brawl_match, league):
+    login(client, league.master)
+    page = client.get(brawl_match.get_absolute_url()).content.decode()
+    assert 'data-testid="simulate-fixture"' in page
+    assert "a roll left to the players by another match stays theirs" in page
