@@ -103,9 +103,10 @@ def play(season: Season, home: Team, away: Team, points: tuple[int, int], friend
         teams=[home, away], challenge=Challenge.objects.get(slug="brawl"), season=season, friendly=friendly
     )
     Match.objects.filter(pk=match.pk).update(seed=next(_seeds))
-    match = match_services.match_kick_off(match=match)
     ronin = Ninja.objects.filter(team__in=[home, away], status=Ninja.Status.ACTIVE, profile__kind="ronin")
     try:
+        # Refused while a team has an advancement roll to choose (issue 13): the "choose" step.
+        match = match_services.match_kick_off(match=match)
         record = simple_record(match, points=points)
         match_services.match_submit_result(
             match=match, record=record, actor=season.league.master, upkeep={n.pk: upkeep for n in ronin}
