@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0009_result_dispute'),
+        ('matches', '0009_fixture_dates_forfeits'),
     ]
 
     operations = [

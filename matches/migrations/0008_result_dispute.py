@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0008_fixture_dates_forfeits'),
+        ('matches', '0007_balance_study'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

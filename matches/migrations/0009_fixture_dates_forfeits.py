@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0007_balance_study'),
+        ('matches', '0008_result_dispute'),
     ]
 
     operations = [
