@@ -3,7 +3,7 @@ the master's download).
 
 The document holds the league, its seasons, entries, schedule runs, byes and bracket; every team
 that played in it or belongs to it, with its ninjas, advancements, rolls, XP events and koban
-ledger; every match with its sides, feats, dice, downtime and upkeep; and its newsletters. Rules
+ledger; every match with its sides, feats, dice, downtime and upkeep; and its newsletters (strength ratings are not in it: they are recomputed from the matches). Rules
 catalog rows are named by their natural keys (a clan's slug, a keyword's name), users by username
 (no email, no password: an imported user must set one). Rows are numbered in the document by their
 place (oldest first), never by database id, and written with sorted keys: exporting a league,
@@ -24,7 +24,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Q
 
-from league.models import BracketSlot, Bye, League, ScheduleRun, Season, SeasonEntry
+from league.models import BracketSlot, Bye, League, Round, ScheduleRun, Season, SeasonEntry
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from newsletters.models import Newsletter
 from rules.models import Challenge, Clan, Keyword, Profile, SpecialAbility
@@ -70,6 +70,7 @@ def _sections(league: League) -> list[tuple[str, type[models.Model], models.Quer
         ("upkeep_decisions", UpkeepDecision, UpkeepDecision.objects.filter(match__in=matches)),
         ("schedule_runs", ScheduleRun, ScheduleRun.objects.filter(season__in=seasons)),
         ("byes", Bye, Bye.objects.filter(season__in=seasons)),
+        ("rounds", Round, Round.objects.filter(season__in=seasons)),
         ("bracket_slots", BracketSlot, BracketSlot.objects.filter(season__in=seasons)),
         ("newsletters", Newsletter, Newsletter.objects.filter(league=league)),
     ]

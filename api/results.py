@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 
-from league.models import HouseRules
 from matches import services
 from matches.forms import ResultForm
 from matches.models import Match
@@ -25,7 +24,7 @@ def result_form(match: Match, data: dict | None) -> ResultForm:
         match=match,
         sides=list(match.sides.all()),
         award_keys=awards,
-        entered_dice=rules["dice_mode"] == HouseRules.DiceMode.ENTERED,
+        entered_dice=rules.dice_entered,
     )
 
 

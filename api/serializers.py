@@ -146,6 +146,11 @@ class HouseRulesSerializer(serializers.Serializer):
     dice_mode = serializers.ChoiceField(choices=HouseRules.DiceMode.choices)
     underdog_bonuses = serializers.BooleanField()
     max_bonus_koban = serializers.IntegerField()
+    points_bye = serializers.IntegerField(allow_null=True, help_text="Empty: a win's points")
+    points_forfeit_win = serializers.IntegerField(allow_null=True, help_text="Empty: a win's points")
+    points_forfeit_loss = serializers.IntegerField(allow_null=True, help_text="Empty: a loss's points")
+    revenue_forfeit_win = serializers.IntegerField(allow_null=True, help_text="Empty: the win revenue")
+    swiss_order = serializers.CharField()
 
 
 class SeasonBriefSerializer(serializers.ModelSerializer):
@@ -221,6 +226,7 @@ class TableRowSerializer(serializers.Serializer):
     points_against = serializers.IntegerField()
     points_difference = serializers.IntegerField()
     rating = serializers.IntegerField()
+    byes = serializers.IntegerField(help_text="Byes had (a swiss bye scores league points)")
 
 
 class TableSerializer(serializers.Serializer):

@@ -334,14 +334,14 @@ class TeamViewSet(ReadOnlyViewSet):
             team = team_selectors.team_for_scroll(int(self.kwargs["pk"]))
         except (Team.DoesNotExist, ValueError):
             raise Http404("No such team") from None
-        games = team_selectors.team_game_records(team)
+        games = match_selectors.team_game_records(team)
         if request.query_params.get("games") != "all":
             games = games[:SCROLL_GAMES]
         team.rating = rules_league.team_rating(team_selectors.team_snapshot(team))
         context = {
             "request": request,
             "lines": [team_selectors.ninja_line(n) for n in team.roster],
-            "games": [team_selectors.game_record_line(side) for side in games],
+            "games": [match_selectors.game_record_line(side) for side in games],
         }
         return Response(s.TeamDetailSerializer(team, context=context).data)
 

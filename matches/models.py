@@ -176,10 +176,12 @@ class Match(models.Model):
         """The playoff round this game belongs to; None in the regular season."""
         return playoff_round(self.stage)
 
+    @property
     def is_decided(self) -> bool:
         """Counts in the table: played and confirmed, or decided by a forfeit."""
         return self.status in self.DECIDED_STATUSES
 
+    @property
     def awaits_decision(self) -> bool:
         """A result is in but not applied: submitted (waiting for confirmation) or disputed."""
         return self.status in AWAITING_STATUSES

@@ -9,8 +9,15 @@ from django.urls import reverse
 
 from matches.models import Match
 from teams.models import TreasuryEntry
+from tests.trust.world import choose_pending_rolls
 
 pytestmark = pytest.mark.usefixtures("catalog")
+
+
+@pytest.fixture(autouse=True)
+def _rolls_chosen(world):
+    """Team A's pending advancement roll is chosen first: a team cannot kick off with one (issue 13)."""
+    choose_pending_rolls(world)
 
 
 def _url(name: str, match: Match) -> str:
