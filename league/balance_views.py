@@ -3,6 +3,9 @@ league's master to run a new one (a Celery task), and its progress."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -17,6 +20,18 @@ from league import balance
 from league.tasks import balance_study_task
 from matches.models import BalanceStudy
 from outbox.dispatch import dispatch_on_commit
+from outbox.progress import (
+    CELERY_WORDS,
+    DELAYED,
+    DONE,
+    FAILED,
+    PENDING,
+    RUNNING,
+    Progress,
+    RowProgress,
+    progress_of,
+    status_json,
+)
 from rules.engine.balance import VARIANTS
 from rules.engine.simulation import LEVELS
 
@@ -42,6 +57,7 @@ def balance_study(request: HttpRequest) -> HttpResponse:
         {
             "latest": latest,
             "current": current,
+            "progress": study_progress(current) if current is not None else None,
             "rows": rows,
             "variants": VARIANTS,
             "findings": latest.summary.splitlines() if latest else [],
@@ -75,21 +91,45 @@ def balance_study_start(request: HttpRequest) -> HttpResponse:
     return redirect("simulation:balance_study")
 
 
-def balance_study_status(request: HttpRequest, pk: int) -> JsonResponse:
-    """Progress of a study, polled by the progress bar (the row is kept in step as it runs)."""
-    study = get_object_or_404(BalanceStudy, pk=pk)
-    state = {"done": "SUCCESS", "failed": "FAILURE", "running": "PROGRESS"}.get(study.status, "PENDING")
-    percent = 100 if state == "SUCCESS" else (min(100, int(100 * study.done / study.total)) if study.total else 0)
-    return JsonResponse(
-        {
-            "task_id": study.task_id,
-            "state": state,
-            "done": study.done,
-            "total": study.total,
-            "percent": percent,
-            "ready": state in ("SUCCESS", "FAILURE"),
-            "error": study.error,
-            "note": "",
-            "next_url": reverse("simulation:balance_study"),
-        }
+def _study_progress(study: BalanceStudy) -> RowProgress:
+    phase = {"done": DONE, "failed": FAILED, "running": RUNNING}.get(study.status, PENDING)
+    return RowProgress(
+        phase=phase, done=study.done, total=study.total, error=study.error, next_url=reverse("simulation:balance_study")
     )
+
+
+def _study_message(p: Progress) -> str:
+    if p.phase == FAILED:
+        return f"The study stopped: {p.error}"
+    if p.phase == DONE:
+        return f"{p.done} games played."
+    if p.delayed:
+        return f"{DELAYED} The study is delayed, not lost: it starts as soon as the task runner is back."
+    if p.phase == RUNNING and p.total:
+        return f"{p.done} of {p.total} games…"
+    return "Waiting for a worker…"
+
+
+@dataclass(frozen=True)
+class _StudyKind:
+    """The balance study's progress bar (outbox/progress.py; a study is not a recoverable job)."""
+
+    progress: Callable = _study_progress
+    describe: Callable = _study_message
+    state_words: Mapping[str, str] = field(default_factory=lambda: CELERY_WORDS)
+
+    def task_id(self, study) -> str:
+        return study.task_id
+
+
+STUDY = _StudyKind()
+
+
+def study_progress(study: BalanceStudy) -> Progress:
+    return progress_of(STUDY, study)
+
+
+def balance_study_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """Progress of a study, polled by the progress bar: the one progress stack's answer."""
+    study = get_object_or_404(BalanceStudy, pk=pk)
+    return JsonResponse(status_json(STUDY, study, app=balance_study_task.app))

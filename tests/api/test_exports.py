@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 import csv
+import datetime as dt
 import io
 import json
 

@@ -19,7 +19,9 @@ def test_the_value_names_every_stored_rule_and_no_other():
 
 
 def test_the_defaults_are_the_models_defaults():
-    stored = {f.name: f.default for f in StoredHouseRules._meta.fields if f.name in StoredHouseRules.HOUSE_RULE_FIELDS}
+    stored = {
+        f.name: f.get_default() for f in StoredHouseRules._meta.fields if f.name in StoredHouseRules.HOUSE_RULE_FIELDS
+    }
     assert HouseRules.from_mapping(stored) == HouseRules()
 
 

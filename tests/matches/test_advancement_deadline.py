@@ -6,6 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
+from league.services import simulations
 from matches import services, simulation
 from matches.models import Match, SimulationJob
 from rules.models import Challenge
@@ -116,7 +117,7 @@ def test_a_simulation_takes_only_the_rolls_of_the_match_it_simulated(brawl_match
     assert left  # rolls left to the players
     # The next fixture cannot be simulated while they wait, even with the "auto" policy.
     with pytest.raises(ValidationError, match="cannot kick off"):
-        simulation.simulation_request(actor=league.master, scope="match", match=brawl_match, policy="auto")
+        simulations.simulation_request(actor=league.master, scope="match", match=brawl_match, policy="auto")
     with pytest.raises(services.KickOffBlocked):
         simulation.simulate_match(match=brawl_match, seed=6, actor=league.master, policy="auto")
     assert set(AdvancementRoll.objects.filter(match=played).values_list("status", flat=True)) == {"pending"}
@@ -141,8 +142,8 @@ def test_a_season_simulation_stops_where_a_team_waits_for_a_choice(league, two_t
     first = services.match_create(teams=[home, away], challenge=brawl, season=season, round_number=1)
     second = services.match_create(teams=[home, away], challenge=brawl, season=season, round_number=2)
     on_the_edge_of_a_level([home, away])
-    job, _ = simulation.simulation_request(actor=league.master, scope="season", season=season, policy="pending")
-    job = simulation.simulation_job_run(job_id=job.pk)
+    job, _ = simulations.simulation_request(actor=league.master, scope="season", season=season, policy="pending")
+    job = simulations.simulation_job_run(job_id=job.pk)
     assert job.status == SimulationJob.Status.DONE and job.done == 1
     assert job.note.startswith("Stopped: ") and "cannot kick off" in job.note
     first.refresh_from_db()

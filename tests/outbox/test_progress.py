@@ -29,6 +29,7 @@ def test_every_progress_bar_is_the_one_include_with_the_one_script():
         "templates/league/schedule_run.html",
         "templates/league/simulation_job.html",
         "templates/newsletters/includes/_build_progress.html",
+        "templates/league/balance_study.html",
     }
     assert [p.name for p in (ROOT / "static" / "js").glob("*progress*")] == ["progress.js"]
 

@@ -125,7 +125,7 @@ def test_a_failing_hook_never_undoes_a_result(played, monkeypatch, django_captur
     def broken(match_id):
         raise RuntimeError("broker on fire")
 
-    monkeypatch.setitem(hooks._RESULT_CHANGED, "broken", broken)
+    monkeypatch.setitem(hooks._changed, "broken", broken)
     league, _, _, match = played
     with django_capture_on_commit_callbacks(execute=True):
         match_services.match_void(match=Match.objects.get(pk=match.pk), actor=league.master, reason="Oops")
