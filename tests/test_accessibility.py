@@ -61,7 +61,15 @@ def css_variables() -> dict[str, str]:
 # Light surfaces the site draws text on: the page, cards/inputs/tables (white), .bg-light, and the
 # alerts that hold links or outline buttons (warning: the newsletter draft bar, the confirm prompt).
 SURFACES = {"page": None, "white": "#ffffff", "light": "#f8f9fa", "warning alert": "#fff3cd", "info alert": "#cff4fc"}
-TEXT_COLOURS = ("--ml-link", "--ml-link-hover", "--ml-secondary", "--ml-success", "--ml-danger", "--ml-warning-text")
+TEXT_COLOURS = (
+    "--ml-link",
+    "--ml-link-hover",
+    "--ml-secondary",
+    "--ml-success",
+    "--ml-danger",
+    "--ml-warning-text",
+    "--ml-code",
+)
 
 
 def test_the_contrast_formula_reproduces_the_known_failures():
@@ -97,6 +105,7 @@ def test_bootstrap_reads_the_same_colours():
         h = css[hex_name].lstrip("#")
         assert tuple(int(v) for v in css[triplet].split(",")) == tuple(int(h[i : i + 2], 16) for i in (0, 2, 4))
     assert css["--bs-link-color"] == css["--ml-link"]
+    assert css["--bs-code-color"] == css["--ml-code"]
     assert css["--bs-form-invalid-color"] == css["--ml-danger"]
 
 
