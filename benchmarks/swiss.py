@@ -39,15 +39,7 @@ def standings(scores: dict[int, int], tiebreak: dict[int, float]) -> list[SwissE
 
 def total_cost(table, history, rnd) -> int:
     """The pairing's total cost under the Swiss weight function (lower is better)."""
-    order = sorted(table, key=lambda e: e.rank)
-    scores = sorted({e.score for e in order}, reverse=True)
-    group_of = {e.team_id: scores.index(e.score) + 1 for e in order}
-    players = [e.team_id for e in order if e.team_id != rnd.bye]
-    members: dict[int, list[int]] = {}
-    for t in players:
-        members.setdefault(group_of[t], []).append(t)
-    pos = {t: i for group in members.values() for i, t in enumerate(group)}
-    cost, _ = scheduling._swiss_costs(players, group_of, members, pos, history, len(scores))
+    cost, _ = scheduling.swiss_setup(table, history=history, bye=rnd.bye).cost()
     return sum(cost(p.home, p.away) for p in rnd.pairings)
 
 

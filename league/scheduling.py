@@ -339,17 +339,12 @@ def _max_weight_matching(size: int, edges: Sequence[tuple[int, int, int]]) -> li
     return list(nx.max_weight_matching(nx_graph, maxcardinality=True))
 
 
-def _swiss_costs(
-    players: Sequence[TeamId],
-    group_of: Mapping[TeamId, int],
-    group_members: Mapping[int, Sequence[TeamId]],
-    pos_in_group: Mapping[TeamId, int],
-    played: Collection[frozenset],
-    n_groups: int,
-) -> tuple[Callable[[TeamId, TeamId], int], int]:
+def _swiss_costs(setup: SwissSetup) -> tuple[Callable[[TeamId, TeamId], int], int]:
     """The Swiss cost of every game, as ``(cost, top)``: ``cost(a, b)`` an integer and ``top``
     a bound above every cost (a matching edge's weight is ``top - cost``)."""
-    rank_pos = {t: i for i, t in enumerate(players)}
+    players, group_of, group_members = setup.players, setup.group_of, setup.group_members
+    pos_in_group, rank_pos, played = setup.pos_in_group, setup.rank_pos, setup.played
+    n_groups = setup.n_groups
     n = len(players)
     slots = n // 2
     tie_bound = n + 1
@@ -374,33 +369,32 @@ def _swiss_costs(
     return cost, rematch_unit * 2 + 1
 
 
-def _swiss_general(
-    players: Sequence[TeamId],
-    group_of: Mapping[TeamId, int],
-    group_members: Mapping[int, Sequence[TeamId]],
-    pos_in_group: Mapping[TeamId, int],
-    played: Collection[frozenset],
-    n_groups: int,
-) -> list[tuple[TeamId, TeamId]]:
+def _swiss_general(setup: SwissSetup) -> list[tuple[TeamId, TeamId]]:
     """The matching on teams at most 1, 2, 4, ... score groups apart (see :func:`swiss_round`)."""
-    cost, top = _swiss_costs(players, group_of, group_members, pos_in_group, played, n_groups)
-    slots = len(players) // 2
+    cost, top = _swiss_costs(setup)
+    players, group_of = setup.players, setup.group_of
 
-    def solve(max_distance: int) -> list[tuple]:
+    def solve(max_distance: int | None) -> list[tuple]:
         edges = []
         for i, a in enumerate(players):
             for j in range(i + 1, len(players)):
                 b = players[j]
-                if abs(group_of[a] - group_of[b]) <= max_distance:
+                if max_distance is None or abs(group_of[a] - group_of[b]) <= max_distance:
                     edges.append((i, j, top - cost(a, b)))
         return [(players[i], players[j]) for i, j in _max_weight_matching(len(players), edges)]
 
+    return widening_matching(setup, solve)
+
+
+def widening_matching(setup: SwissSetup, solve: Callable[[int | None], Collection[tuple]]) -> Collection[tuple]:
+    """``solve(d)`` on games at most d = 1, 2, 4, ... score groups apart (``None``: every game)
+    until its matching is perfect and rematch-free, or every game was allowed."""
+    slots = len(setup.players) // 2
     distance = 1
     while True:
-        full = distance >= n_groups - 1
-        matching = solve(n_groups if full else distance)
-        perfect = len(matching) == slots
-        clean = perfect and not any(frozenset(m) in played for m in matching)
+        full = distance >= setup.n_groups - 1
+        matching = solve(None if full else distance)
+        clean = len(matching) == slots and not any(frozenset(m) in setup.played for m in matching)
         if full or clean:
             break
         distance *= 2
@@ -641,60 +635,98 @@ def swiss_round(
     The blossom matching is ``rustworkx``'s (compiled) when the weights fit its 128-bit
     integers, else ``networkx``'s (the same algorithm in Python, unbounded integers).
     """
+    setup = swiss_setup(standings, history=history, byes_had=byes_had)
+    if not setup.players:
+        return SwissRound(pairings=(), bye=setup.bye, bye_reason=setup.bye_reason)
+    matching = _swiss_by_blocks(setup.players, setup.group_of, setup.group_members, setup.played)
+    if matching is None:
+        matching = _swiss_general(setup)
+    return setup.round(matching)
+
+
+@dataclass(frozen=True)
+class SwissSetup:
+    """What a Swiss round pairs: the bye taken out, the score groups, each player's place."""
+
+    players: tuple[TeamId, ...]  # in standings order, the bye left out
+    group_of: Mapping[TeamId, int]  # score group, 1 = the highest score
+    group_members: Mapping[int, Sequence[TeamId]]
+    pos_in_group: Mapping[TeamId, int]
+    rank_pos: Mapping[TeamId, int]
+    played: frozenset  # the pairs that already met
+    n_groups: int
+    bye: TeamId | None = None
+    bye_reason: str | None = None
+
+    def cost(self) -> tuple[Callable[[TeamId, TeamId], int], int]:
+        """The Swiss cost function and its bound (see :func:`_swiss_costs`)."""
+        return _swiss_costs(self)
+
+    def round(self, matching: Iterable[tuple[TeamId, TeamId]]) -> SwissRound:
+        """The round for a matching of :attr:`players`: home is the better ranked, each game's reason."""
+        pairings: list[SwissPairing] = []
+        for a, b in matching:
+            home, away = (a, b) if self.rank_pos[a] < self.rank_pos[b] else (b, a)
+            gh, ga = self.group_of[home], self.group_of[away]
+            if gh == ga:
+                reason = f"score group {gh}"
+            else:
+                reason = f"pulled up from score group {ga}; pulled down from score group {gh}"
+            pairings.append(
+                SwissPairing(
+                    home=home,
+                    away=away,
+                    reason=reason,
+                    rematch=frozenset((a, b)) in self.played,
+                    home_group=gh,
+                    away_group=ga,
+                )
+            )
+        pairings.sort(key=lambda p: self.rank_pos[p.home])
+        return SwissRound(pairings=tuple(pairings), bye=self.bye, bye_reason=self.bye_reason)
+
+
+def swiss_setup(
+    standings: Sequence[SwissEntry],
+    *,
+    history: Collection[frozenset],
+    byes_had: Collection[TeamId] = frozenset(),
+    bye: TeamId | None = None,
+) -> SwissSetup:
+    """The score groups of a Swiss round and its bye (given, or chosen as :func:`swiss_round` says)."""
     entries = sorted(enumerate(standings), key=lambda ie: (ie[1].rank, ie[0]))
     order = [e for _, e in entries]
     ids = _check_unique(e.team_id for e in order)
-    if not order:
-        return SwissRound(pairings=())
-
     scores = sorted({e.score for e in order}, reverse=True)
     group_index = {s: i + 1 for i, s in enumerate(scores)}
     group_of = {e.team_id: group_index[e.score] for e in order}
-    byes_set = set(byes_had)
-    played: set[frozenset] = {frozenset(p) for p in history if len(frozenset(p)) == 2}
+    played = frozenset(frozenset(p) for p in history if len(frozenset(p)) == 2)
 
-    bye = bye_reason = None
-    if len(order) % 2:
+    bye_reason = None
+    if bye is None and len(order) % 2:
+        byes_set = set(byes_had)
         without = [e for e in order if e.team_id not in byes_set]
         if without:
             bye, bye_reason = without[-1].team_id, BYE_REASON
         else:
             bye, bye_reason = order[-1].team_id, BYE_REASON_ALL_HAD_ONE
-    players = [t for t in ids if t != bye]
-    if not players:
-        return SwissRound(pairings=(), bye=bye, bye_reason=bye_reason)
+    players = tuple(t for t in ids if t != bye)
 
     # Position of each player inside its score group (among those being paired).
     group_members: dict[int, list[TeamId]] = {}
     for t in players:
         group_members.setdefault(group_of[t], []).append(t)
-    pos_in_group = {t: i for members in group_members.values() for i, t in enumerate(members)}
-    rank_pos = {t: i for i, t in enumerate(players)}
-
-    matching = _swiss_by_blocks(players, group_of, group_members, played)
-    if matching is None:
-        matching = _swiss_general(players, group_of, group_members, pos_in_group, played, len(scores))
-
-    pairings: list[SwissPairing] = []
-    for a, b in matching:
-        home, away = (a, b) if rank_pos[a] < rank_pos[b] else (b, a)
-        gh, ga = group_of[home], group_of[away]
-        if gh == ga:
-            reason = f"score group {gh}"
-        else:
-            reason = f"pulled up from score group {ga}; pulled down from score group {gh}"
-        pairings.append(
-            SwissPairing(
-                home=home,
-                away=away,
-                reason=reason,
-                rematch=frozenset((a, b)) in played,
-                home_group=gh,
-                away_group=ga,
-            )
-        )
-    pairings.sort(key=lambda p: rank_pos[p.home])
-    return SwissRound(pairings=tuple(pairings), bye=bye, bye_reason=bye_reason)
+    return SwissSetup(
+        players=players,
+        group_of=group_of,
+        group_members=group_members,
+        pos_in_group={t: i for members in group_members.values() for i, t in enumerate(members)},
+        rank_pos={t: i for i, t in enumerate(players)},
+        played=played,
+        n_groups=len(scores),
+        bye=bye,
+        bye_reason=bye_reason,
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -86,3 +86,39 @@ def play_round(season: Season, round_number: int, score=lambda home, away: (3, 1
     for match in Match.objects.filter(season=season, stage="", round_number=round_number, status="scheduled"):
         h, a = home_away(match)
         play(match, *score(h, a))
+
+
+class SwissEvent:
+    """A Swiss event played at random: ``teams`` start on 0 with a random tiebreak each; a
+    round is scored by :meth:`play`."""
+
+    def __init__(self, teams, seed: int, *, win: int, draw_below: float, home_below: float):
+        self.rng = random.Random(seed)
+        self.teams = list(teams)
+        self.scores = dict.fromkeys(self.teams, 0)
+        self.tiebreak = {t: self.rng.random() for t in self.teams}
+        self.history: set[frozenset] = set()
+        self.byes_had: set = set()
+        self.win, self.draw_below, self.home_below = win, draw_below, home_below
+
+    def table(self):
+        from league.scheduling import SwissEntry
+
+        order = sorted(self.teams, key=lambda t: (-self.scores[t], self.tiebreak[t]))
+        return [SwissEntry(team_id=t, score=self.scores[t], rank=i + 1) for i, t in enumerate(order)]
+
+    def play(self, rnd, *, draws: bool) -> None:
+        """The bye and a win earn ``win``; a draw (when ``draws``) 1 each."""
+        if rnd.bye is not None:
+            self.byes_had.add(rnd.bye)
+            self.scores[rnd.bye] += self.win
+        for p in rnd.pairings:
+            self.history.add(p.teams)
+            x = self.rng.random()
+            if draws and x < self.draw_below:
+                self.scores[p.home] += 1
+                self.scores[p.away] += 1
+            elif x < self.home_below:
+                self.scores[p.home] += self.win
+            else:
+                self.scores[p.away] += self.win

@@ -24,6 +24,7 @@ from league.scheduling import (
     round_robin,
     swiss_round,
 )
+from tests.league.helpers import SwissEvent
 
 # ---------------------------------------------------------------------------------------------
 # Round robin: the published FIDE Berger tables (FIDE Handbook C.05, Annex 1), written out.
@@ -360,30 +361,12 @@ def check_swiss(rnd, table, history, byes_had):
     draws=st.booleans(),
 )
 def test_swiss_simulated_events(n, rounds, seed, draws):
-    rng = random.Random(seed)
-    teams = [f"t{i}" for i in range(n)]
-    scores = dict.fromkeys(teams, 0)
-    tiebreak = {t: rng.random() for t in teams}
-    history: set[frozenset] = set()
-    byes_had: set = set()
+    event = SwissEvent([f"t{i}" for i in range(n)], seed, win=2, draw_below=0.2, home_below=0.6)
     for _ in range(min(rounds, n - 1)):
-        order = sorted(teams, key=lambda t: (-scores[t], tiebreak[t]))
-        table = entries(scores, order)
-        rnd = swiss_round(table, history=history, byes_had=byes_had)
-        check_swiss(rnd, table, history, byes_had)
-        if rnd.bye is not None:
-            byes_had.add(rnd.bye)
-            scores[rnd.bye] += 2
-        for p in rnd.pairings:
-            history.add(p.teams)
-            x = rng.random()
-            if draws and x < 0.2:
-                scores[p.home] += 1
-                scores[p.away] += 1
-            elif x < 0.6:
-                scores[p.home] += 2
-            else:
-                scores[p.away] += 2
+        table = event.table()
+        rnd = swiss_round(table, history=event.history, byes_had=event.byes_had)
+        check_swiss(rnd, table, event.history, event.byes_had)
+        event.play(rnd, draws=draws)
 
 
 @settings(max_examples=30, deadline=None)

@@ -2,9 +2,9 @@
 matching of the same total weight as a maximum weight matching on the complete graph, under the
 same weight function.
 
-The oracle below is the Swiss weight function and complete-graph matching exactly as
-league/scheduling.py had them before the score-group decomposition (networkx's blossom on every
-pair of teams, no pruning), kept here as a copy so a change to the production cost cannot hide.
+The oracle is the Swiss weight function and complete-graph matching as league/scheduling.py had
+them before the score-group decomposition (networkx's blossom on every pair of teams, no pruning),
+kept frozen in benchmarks/swiss_baseline.py so a change to the production cost cannot hide.
 """
 
 from __future__ import annotations
@@ -12,60 +12,26 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
-import networkx as nx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmarks import swiss_baseline
 from league import scheduling
 from league.scheduling import SwissEntry, swiss_round
+from tests.league.helpers import SwissEvent
 
 
 def oracle(table, history, bye):
     """(best total weight on the complete graph, weight function), as the original code had them."""
-    order = sorted(table, key=lambda e: e.rank)
-    scores = sorted({e.score for e in order}, reverse=True)
-    group_of = {e.team_id: scores.index(e.score) + 1 for e in order}
-    players = [e.team_id for e in order if e.team_id != bye]
-    played = {frozenset(p) for p in history if len(frozenset(p)) == 2}
-    group_members: dict = {}
-    for t in players:
-        group_members.setdefault(group_of[t], []).append(t)
-    pos_in_group = {t: i for members in group_members.values() for i, t in enumerate(members)}
-    rank_pos = {t: i for i, t in enumerate(players)}
-    n = len(players)
-    slots = n // 2
-    tie_bound = n + 1
-    group_radix = slots + 1
-    group_unit = tie_bound * (slots + 1)
-    n_groups = len(scores)
-    max_group_cost = group_radix ** max(n_groups - 1, 1)
-    rematch_unit = group_unit * max_group_cost * (slots + 1)
-
-    def cost(a, b):
-        ga, gb = group_of[a], group_of[b]
-        d = abs(ga - gb)
-        if d == 0:
-            size = len(group_members[ga])
-            tie = abs(abs(pos_in_group[a] - pos_in_group[b]) - size // 2)
-        else:
-            tie = abs(rank_pos[a] - rank_pos[b]) - 1
-        c = (group_radix**d - 1) * group_unit + min(tie, n)
-        if frozenset((a, b)) in played:
-            c += rematch_unit
-        return c
-
-    top = rematch_unit * 2 + 1
+    setup = scheduling.swiss_setup(table, history=history, bye=bye)
+    cost, top = swiss_baseline.frozen_cost(setup)
 
     def weight(a, b):
         return top - cost(a, b)
 
-    graph = nx.Graph()
-    graph.add_nodes_from(players)
-    for a, b in combinations(players, 2):
-        graph.add_edge(a, b, weight=weight(a, b))
-    matching = nx.max_weight_matching(graph, maxcardinality=True)
-    assert len(matching) == len(players) // 2
+    matching = swiss_baseline.complete_matching(setup)
+    assert len(matching) == len(setup.players) // 2
     return sum(weight(a, b) for a, b in matching), weight
 
 
@@ -79,25 +45,8 @@ def assert_exact(table, history, byes_had):
     return rnd
 
 
-def standings(scores, tiebreak):
-    order = sorted(scores, key=lambda t: (-scores[t], tiebreak[t]))
-    return [SwissEntry(team_id=t, score=scores[t], rank=i + 1) for i, t in enumerate(order)]
-
-
-def play(rnd, scores, history, byes_had, rng, draws):
-    if rnd.bye is not None:
-        byes_had.add(rnd.bye)
-        scores[rnd.bye] += 3
-    for p in rnd.pairings:
-        history.add(p.teams)
-        x = rng.random()
-        if draws and x < 0.15:
-            scores[p.home] += 1
-            scores[p.away] += 1
-        elif x < 0.55:
-            scores[p.home] += 3
-        else:
-            scores[p.away] += 3
+def event(teams, seed):
+    return SwissEvent(teams, seed, win=3, draw_below=0.15, home_below=0.55)
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -110,16 +59,10 @@ def play(rnd, scores, history, byes_had, rng, draws):
 def test_large_simulated_event_matches_complete_graph(n, rounds, seed, draws):
     """Up to 256 teams: the round paired after `rounds - 1` simulated rounds has the complete
     graph's optimal weight (every round is checked by the smaller test below)."""
-    rng = random.Random(seed)
-    teams = list(range(n))
-    scores = dict.fromkeys(teams, 0)
-    tiebreak = {t: rng.random() for t in teams}
-    history: set[frozenset] = set()
-    byes_had: set = set()
+    ev = event(range(n), seed)
     for _ in range(rounds - 1):
-        rnd = swiss_round(standings(scores, tiebreak), history=history, byes_had=byes_had)
-        play(rnd, scores, history, byes_had, rng, draws)
-    assert_exact(standings(scores, tiebreak), history, byes_had)
+        ev.play(swiss_round(ev.table(), history=ev.history, byes_had=ev.byes_had), draws=draws)
+    assert_exact(ev.table(), ev.history, ev.byes_had)
 
 
 @settings(max_examples=40, deadline=None)
@@ -130,15 +73,9 @@ def test_large_simulated_event_matches_complete_graph(n, rounds, seed, draws):
     draws=st.booleans(),
 )
 def test_every_round_of_simulated_events_matches_complete_graph(n, rounds, seed, draws):
-    rng = random.Random(seed)
-    teams = [f"t{i}" for i in range(n)]
-    scores = dict.fromkeys(teams, 0)
-    tiebreak = {t: rng.random() for t in teams}
-    history: set[frozenset] = set()
-    byes_had: set = set()
+    ev = event([f"t{i}" for i in range(n)], seed)
     for _ in range(rounds):
-        rnd = assert_exact(standings(scores, tiebreak), history, byes_had)
-        play(rnd, scores, history, byes_had, rng, draws)
+        ev.play(assert_exact(ev.table(), ev.history, ev.byes_had), draws=draws)
 
 
 @settings(max_examples=60, deadline=None)
