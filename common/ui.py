@@ -3,7 +3,11 @@ every app like the rest of common/."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
 from crispy_forms.layout import Submit
+from django.contrib import messages
 from django.core.exceptions import ValidationError
 
 
@@ -24,3 +28,32 @@ def add_service_errors(form, exc: ValidationError) -> None:
     else:
         for message in exc.messages:
             form.add_error(None, message)
+
+
+class Submitted(NamedTuple):
+    """A form's action done: what it returned (a one-item tuple, so it is true even for None)."""
+
+    result: Any
+
+
+def submit_form(
+    request,
+    form,
+    action: Callable[[dict], Any],
+    success: str | Callable[[Any], str],
+    *,
+    allowed: bool = True,
+) -> Submitted | None:
+    """The POST half of a form page: for a valid posted form (and ``allowed``), run
+    ``action(form.cleaned_data)`` (a service call), flash ``success`` (a message, or a function of
+    the action's result) and return :class:`Submitted`; a service's ValidationError is shown on
+    the form (:func:`add_service_errors`) and nothing is returned, nor on a GET or an invalid form."""
+    if request.method != "POST" or not allowed or not form.is_valid():
+        return None
+    try:
+        result = action(form.cleaned_data)
+    except ValidationError as exc:
+        add_service_errors(form, exc)
+        return None
+    messages.success(request, success(result) if callable(success) else success)
+    return Submitted(result)

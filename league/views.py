@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from common.ui import add_service_errors
+from common.ui import add_service_errors, submit_form
 from league import selectors, services
 from league.forms import (
     ApplicationDecisionForm,
@@ -95,19 +95,16 @@ def league_list(request: HttpRequest) -> HttpResponse:
 @login_required
 def league_create(request: HttpRequest) -> HttpResponse:
     form = LeagueCreateForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            league = services.league_create(
-                master=request.user,
-                name=form.cleaned_data["name"],
-                description=form.cleaned_data["description"],
-                **form.house_rules(),
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"{league.name} is founded; you are its ninja master. Open its first season.")
-            return redirect("league:season_create", slug=league.slug)
+    done = submit_form(
+        request,
+        form,
+        lambda data: services.league_create(
+            master=request.user, name=data["name"], description=data["description"], **form.house_rules()
+        ),
+        lambda league: f"{league.name} is founded; you are its ninja master. Open its first season.",
+    )
+    if done:
+        return redirect("league:season_create", slug=done.result.slug)
     return render(request, "league/form.html", {"form": form, "title": "Found a league"})
 
 
@@ -141,16 +138,13 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
     require_master(request.user, league)
     form = HouseRulesForm(request.POST if request.method == "POST" else None, instance=league)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.league_update(league=league, description=form.cleaned_data["description"], **form.house_rules())
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(
-                request, "House rules saved. They apply from the next season; running seasons keep theirs."
-            )
-            return redirect(league)
+    if submit_form(
+        request,
+        form,
+        lambda data: services.league_update(league=league, description=data["description"], **form.house_rules()),
+        "House rules saved. They apply from the next season; running seasons keep theirs.",
+    ):
+        return redirect(league)
     return render(
         request, "league/form.html", {"form": form, "title": f"House rules of {league.name}", "league": league}
     )
@@ -160,15 +154,13 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def league_apply(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
     form = ApplyForm(request.POST if request.method == "POST" else None, user=request.user)
-    if request.method == "POST" and form.is_valid():
-        team = form.cleaned_data["team"]
-        try:
-            services.team_apply(team=team, league=league)
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"{team.name} has applied to {league.name}; the ninja master will answer.")
-            return redirect(league)
+    if submit_form(
+        request,
+        form,
+        lambda data: services.team_apply(team=data["team"], league=league),
+        lambda _: f"{form.cleaned_data['team'].name} has applied to {league.name}; the ninja master will answer.",
+    ):
+        return redirect(league)
     return render(
         request,
         "league/form.html",
@@ -238,29 +230,31 @@ def application_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
 # --- seasons -------------------------------------------------------------------------------------
 
 
+def _season_plan(data: dict) -> dict:
+    """A season form's choices as the season services take them."""
+    return {
+        "name": data["name"],
+        "format": data["format"],
+        "swiss_rounds": data.get("swiss_rounds"),
+        "playoff_teams": data["playoff_teams"] or 0,
+    }
+
+
 @login_required
 def season_create(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
     require_master(request.user, league)
     form = SeasonForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            season = services.season_create(
-                league=league,
-                name=data["name"],
-                format=data["format"],
-                swiss_rounds=data.get("swiss_rounds"),
-                playoff_teams=data["playoff_teams"] or 0,
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(
-                request,
-                f"{season.name} is open with {season.entries.count()} teams and the league's current house rules.",
-            )
-            return redirect(season)
+    done = submit_form(
+        request,
+        form,
+        lambda data: services.season_create(league=league, **_season_plan(data)),
+        lambda season: (
+            f"{season.name} is open with {season.entries.count()} teams and the league's current house rules."
+        ),
+    )
+    if done:
+        return redirect(done.result)
     return render(
         request,
         "league/form.html",
@@ -365,23 +359,14 @@ def season_rollover(request: HttpRequest, slug: str, number: int) -> HttpRespons
         request.POST if request.method == "POST" else None,
         initial={"format": season.format, "swiss_rounds": season.swiss_rounds, "playoff_teams": season.playoff_teams},
     )
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        try:
-            new = services.season_rollover(
-                season=season,
-                name=data["name"],
-                format=data["format"],
-                swiss_rounds=data.get("swiss_rounds"),
-                playoff_teams=data["playoff_teams"] or 0,
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(
-                request, f"{season.name} is archived. {new.name} is open with {new.entries.count()} teams."
-            )
-            return redirect(new)
+    done = submit_form(
+        request,
+        form,
+        lambda data: services.season_rollover(season=season, **_season_plan(data)),
+        lambda new: f"{season.name} is archived. {new.name} is open with {new.entries.count()} teams.",
+    )
+    if done:
+        return redirect(done.result)
     return render(
         request,
         "league/form.html",
@@ -480,23 +465,21 @@ def fixture_create(request: HttpRequest, slug: str, number: int) -> HttpResponse
     if not own.exists():
         raise PermissionDenied("You have no team in this season.")
     form = FixtureArrangeForm(request.POST if request.method == "POST" else None, season=season, own_teams=own)
-    if request.method == "POST" and form.is_valid():
-        home, away = form.cleaned_data["home"], form.cleaned_data["away"]
-        if not can_arrange_fixture(request.user, season, home, away):
+
+    def arrange(data):
+        if not can_arrange_fixture(request.user, season, data["home"], data["away"]):
             raise PermissionDenied("You may arrange games only for your own team.")
-        try:
-            services.fixture_arrange(
-                season=season,
-                home=home,
-                away=away,
-                challenge=form.cleaned_data.get("challenge"),
-                date=form.cleaned_data.get("date"),
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"{home.name} v {away.name} is on the fixture list.")
-            return redirect("league:season_fixtures", slug=slug, number=number)
+        return services.fixture_arrange(
+            season=season, home=data["home"], away=data["away"], challenge=data.get("challenge"), date=data.get("date")
+        )
+
+    if submit_form(
+        request,
+        form,
+        arrange,
+        lambda _: f"{form.cleaned_data['home'].name} v {form.cleaned_data['away'].name} is on the fixture list.",
+    ):
+        return redirect("league:season_fixtures", slug=slug, number=number)
     return render(
         request, "league/form.html", {"form": form, "title": f"Arrange a game — {season.name}", "league": season.league}
     )
@@ -515,16 +498,15 @@ def fixture_challenge(request: HttpRequest, pk: int) -> HttpResponse:
     form = FixtureChallengeForm(
         request.POST if request.method == "POST" else None, initial={"challenge": match.challenge_id}
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.fixture_set_challenge(match=match, challenge=form.cleaned_data["challenge"])
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"The challenge is {match.challenge.name}.")
-            if match.season_id:
-                return redirect("league:season_fixtures", slug=match.season.league.slug, number=match.season.number)
-            return redirect("home")
+    if submit_form(
+        request,
+        form,
+        lambda data: services.fixture_set_challenge(match=match, challenge=data["challenge"]),
+        lambda _: f"The challenge is {match.challenge.name}.",
+    ):
+        if match.season_id:
+            return redirect("league:season_fixtures", slug=match.season.league.slug, number=match.season.number)
+        return redirect("home")
     return render(
         request, "league/fixture_challenge.html", {"match": match, "form": form, "sides": list(match.sides.all())}
     )
@@ -580,20 +562,20 @@ def round_dates(request: HttpRequest, slug: str, number: int, round_number: int,
     form = RoundDatesForm(request.POST if request.method == "POST" else None, initial=initial)
     title = f"{'Playoffs, round' if playoff else 'Round'} {round_number}: dates"
     refusal = "The season is over." if season.is_finished else None
-    if request.method == "POST" and form.is_valid() and not refusal:
-        try:
-            services.round_set_dates(
-                season=season,
-                stage=stage,
-                round_number=round_number,
-                starts_on=form.cleaned_data.get("starts_on"),
-                deadline=form.cleaned_data.get("deadline"),
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"The dates of {title.split(':')[0].lower()} are saved.")
-            return redirect(_fixtures_url(season))
+    if submit_form(
+        request,
+        form,
+        lambda data: services.round_set_dates(
+            season=season,
+            stage=stage,
+            round_number=round_number,
+            starts_on=data.get("starts_on"),
+            deadline=data.get("deadline"),
+        ),
+        f"The dates of {title.split(':')[0].lower()} are saved.",
+        allowed=not refusal,
+    ):
+        return redirect(_fixtures_url(season))
     return render(
         request,
         "league/fixture_action.html",
@@ -617,21 +599,16 @@ def fixture_reschedule(request: HttpRequest, pk: int) -> HttpResponse:
         request.POST if request.method == "POST" else None,
         initial={"date": match.date, "deadline": match.deadline, "place": match.place},
     )
-    if request.method == "POST" and not refusal and form.is_valid():
-        data = form.cleaned_data
-        try:
-            services.fixture_reschedule(
-                match=match,
-                date=data.get("date"),
-                deadline=data.get("deadline"),
-                place=data["place"],
-                actor=request.user,
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "The fixture is rescheduled.")
-            return redirect(_fixtures_url(match.season))
+    if submit_form(
+        request,
+        form,
+        lambda data: services.fixture_reschedule(
+            match=match, date=data.get("date"), deadline=data.get("deadline"), place=data["place"], actor=request.user
+        ),
+        "The fixture is rescheduled.",
+        allowed=not refusal,
+    ):
+        return redirect(_fixtures_url(match.season))
     return _action_page(
         request,
         match,
@@ -703,16 +680,16 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
         sides=sides,
         allow_double=not match.stage.startswith("playoff-"),
     )
-    if request.method == "POST" and not refusal and form.is_valid():
-        try:
-            services.fixture_forfeit(
-                match=match, forfeiting=form.forfeiting_ids(), reason=form.cleaned_data["reason"], actor=request.user
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "The forfeit is recorded.")
-            return redirect(match)
+    if submit_form(
+        request,
+        form,
+        lambda data: services.fixture_forfeit(
+            match=match, forfeiting=form.forfeiting_ids(), reason=data["reason"], actor=request.user
+        ),
+        "The forfeit is recorded.",
+        allowed=not refusal,
+    ):
+        return redirect(match)
     facts = [
         f"The winner of a walkover scores {season.forfeit_win_points} league points and earns "
         f"{season.forfeit_win_revenue} koban; the side that forfeits scores {season.forfeit_loss_points} "

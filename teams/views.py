@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from common.ui import add_service_errors
+from common.ui import add_service_errors, submit_form
 from rules.engine import recruitment
 from rules.models import Profile
 from teams import selectors, services
@@ -57,19 +57,16 @@ def team_create(request: HttpRequest) -> HttpResponse:
     form = TeamCreateForm(
         request.POST if request.method == "POST" else None, initial={"league": request.GET.get("league")}
     )
-    if request.method == "POST" and form.is_valid():
-        try:
-            team = services.team_create(
-                owner=request.user,
-                name=form.cleaned_data["name"],
-                clan=form.cleaned_data["clan"],
-                league=form.cleaned_data["league"],
-            )
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, f"{team.name} is founded with {team.treasury} koban. Recruit your ninja.")
-            return redirect("teams:recruit", pk=team.pk)
+    done = submit_form(
+        request,
+        form,
+        lambda data: services.team_create(
+            owner=request.user, name=data["name"], clan=data["clan"], league=data["league"]
+        ),
+        lambda team: f"{team.name} is founded with {team.treasury} koban. Recruit your ninja.",
+    )
+    if done:
+        return redirect("teams:recruit", pk=done.result.pk)
     return render(request, "teams/team_create.html", {"form": form})
 
 
@@ -184,14 +181,8 @@ def ninja_rename(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
     require_manage_team(request.user, team)
     ninja = get_object_or_404(Ninja, pk=ninja_pk, team=team, status=Ninja.Status.ACTIVE)
     form = NinjaRenameForm(request.POST if request.method == "POST" else None, initial={"name": ninja.name})
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.ninja_rename(ninja=ninja, name=form.cleaned_data["name"])
-        except ValidationError as exc:
-            add_service_errors(form, exc)
-        else:
-            messages.success(request, "Renamed.")
-            return redirect(team)
+    if submit_form(request, form, lambda data: services.ninja_rename(ninja=ninja, name=data["name"]), "Renamed."):
+        return redirect(team)
     return render(request, "teams/ninja_rename.html", {"team": team, "ninja": ninja, "form": form})
 
 
