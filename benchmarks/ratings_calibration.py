@@ -38,22 +38,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ratings.history import Period, Result, rate_history  # noqa: E402
-from rules.engine.league import NinjaSnapshot, TeamSnapshot, team_rating, underdog_bonuses  # noqa: E402
-from rules.engine.simulator import CHALLENGES, SimNinja, SimTeam, simulate_match  # noqa: E402
+from rules.engine import balance  # noqa: E402
+from rules.engine.league import underdog_bonuses  # noqa: E402
+from rules.engine.simulator import CHALLENGES, SimTeam, simulate_match  # noqa: E402
 
 CATALOG = json.loads((ROOT / "rules" / "data" / "catalog.json").read_text(encoding="utf-8"))
 
-#: The roster of benchmarks/simulate_brawls.py: (profile, chosen ability).
-ROSTER = [
-    ("yamazaru-chunin", "Yama Fist"),
-    ("yamazaru-kaiken", None),
-    ("yamazaru-kaiken", None),
-    ("yamazaru-kaiken", None),
-    ("yamazaru-kaiken", None),
-    ("yamazaru-madoushi", "Healing Herbs"),
-    ("yamazaru-kunoichi", None),
-    ("yamazaru-yajiri", None),
-]
+PROFILES = {p["slug"]: p for clan in CATALOG["clans"] for p in clan["profiles"]}
 #: That benchmark's ten veteran advancements, one at a time: (roster index, change).
 ADVANCEMENTS = [
     (0, ("attack", 1)),
@@ -69,39 +60,14 @@ ADVANCEMENTS = [
 ]
 
 
-def _profile(slug: str) -> dict:
-    for clan in CATALOG["clans"]:
-        for profile in clan["profiles"]:
-            if profile["slug"] == slug:
-                return profile
-    raise KeyError(slug)
-
-
 def build_team(team_id: int, advancements: int, rng: random.Random) -> tuple[SimTeam, int]:
-    """A team with ``advancements`` of the ten, chosen at random, and its team rating."""
+    """The balance study's roster with ``advancements`` of the ten, chosen at random, and its team rating."""
     chosen = rng.sample(ADVANCEMENTS, advancements)
-    ninjas, snapshots = [], []
-    for i, (slug, ability) in enumerate(ROSTER):
-        changes: dict = {}
-        for index, (what, value) in chosen:
-            if index == i:
-                if what == "extra_keywords":
-                    changes.setdefault(what, []).append(value)
-                else:
-                    changes[what] = changes.get(what, 0) + value
-        profile = _profile(slug)
-        ninjas.append(
-            SimNinja.from_profile(
-                profile,
-                ninja_id=team_id * 100 + i,
-                name=f"{profile['name']} {team_id}.{i}",
-                abilities=[ability] if ability else None,
-                **changes,
-            )
-        )
-        count = changes.get("attack", 0) + changes.get("defense", 0) + len(changes.get("extra_keywords", ()))
-        snapshots.append(NinjaSnapshot(koban_cost=profile["koban"], advancements=count))
-    return SimTeam(team_id, tuple(ninjas), f"Team {team_id}"), team_rating(TeamSnapshot(tuple(snapshots)))
+    changes = balance.ladder_changes(
+        (index, {what: [value] if what == "extra_keywords" else value}) for index, (what, value) in chosen
+    )
+    team = balance.roster_team(PROFILES, team_id, changes, f"Team {team_id}")
+    return team, balance.roster_rating(PROFILES, changes)
 
 
 def double_round_robin(n: int) -> list[list[tuple[int, int]]]:

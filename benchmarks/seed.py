@@ -31,28 +31,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
-#: Legal starting rosters near 100 koban, one per clan (as in league/management/commands/seed_demo.py).
-ROSTERS = {
-    "tora": [("tora-chunin", 1), ("tora-kaiken", 3), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 2)],
-    "yamazaru": [("yamazaru-chunin", 1), ("yamazaru-kaiken", 4), ("yamazaru-yajiri", 2), ("yamazaru-son-goku", 1)],
-    "kitsune": [
-        ("kitsune-chunin", 1),
-        ("kitsune-kaiken", 3),
-        ("kitsune-yajiri", 2),
-        ("kitsune-kunoichi", 2),
-        ("kitsune-tamamo-no-mae", 1),
-    ],
-    "ika": [("ika-chunin", 1), ("ika-kaiken", 4), ("ika-yajiri", 2), ("ika-kunoichi", 2), ("ika-madoushi", 1)],
-    "tanchyo": [
-        ("tanchyo-chunin", 1),
-        ("tanchyo-yajiri", 4),
-        ("tanchyo-kaiken", 1),
-        ("tanchyo-karura", 1),
-        ("tengu", 1),
-        ("tanchyo-kunoichi", 1),
-    ],
-    "ijin": [("ijin-chunin", 1), ("ijin-kaiken", 2), ("ijin-kunoichi", 2), ("ijin-bomechan", 1), ("ijin-yajiri", 2)],
-}
+from rules.starting_rosters import STARTING_ROSTERS
+
+ROSTERS = STARTING_ROSTERS
 CLANS = list(ROSTERS)
 
 

@@ -25,54 +25,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from rules.engine.league import NinjaSnapshot, TeamSnapshot, team_rating, underdog_bonuses  # noqa: E402
-from rules.engine.simulator import CHALLENGES, SimNinja, SimTeam, simulate_match  # noqa: E402
+from rules.engine import balance  # noqa: E402
+from rules.engine.league import underdog_bonuses  # noqa: E402
+from rules.engine.simulator import CHALLENGES, SimTeam, simulate_match  # noqa: E402
 
 CATALOG = json.loads((ROOT / "rules" / "data" / "catalog.json").read_text(encoding="utf-8"))
 
-# (profile slug, chosen ability, advancements for the veteran team: dict of changes)
-ROSTER = [
-    ("yamazaru-chunin", "Yama Fist", dict(attack=1, extra_keywords=["Dauntless"])),
-    ("yamazaru-kaiken", None, dict(attack=1, extra_keywords=["Guard"])),
-    ("yamazaru-kaiken", None, dict(defense=1, extra_keywords=["Close Combat Master"])),
-    ("yamazaru-kaiken", None, dict(attack=1)),
-    ("yamazaru-kaiken", None, dict(extra_keywords=["Focus"])),
-    ("yamazaru-madoushi", "Healing Herbs", dict(extra_keywords=["Tough"])),
-    ("yamazaru-kunoichi", None, dict(defense=1)),
-    ("yamazaru-yajiri", None, {}),
-]
-
-
-def _profile(slug: str) -> dict:
-    for clan in CATALOG["clans"]:
-        for profile in clan["profiles"]:
-            if profile["slug"] == slug:
-                return profile
-    raise KeyError(slug)
-
-
-def _advancements(changes: dict) -> int:
-    return changes.get("attack", 0) + changes.get("defense", 0) + len(changes.get("extra_keywords", ()))
+PROFILES = {p["slug"]: p for clan in CATALOG["clans"] for p in clan["profiles"]}
+#: The veterans' ten advancements: the first ten of the balance study's ladder.
+VETERAN = balance.ladder_changes(balance.LADDER[:10])
 
 
 def build_team(team_id: int, *, veteran: bool) -> tuple[SimTeam, int]:
     """The team and its rating (rulebook "Team Rating")."""
-    ninjas, snapshots = [], []
-    for i, (slug, ability, changes) in enumerate(ROSTER, start=1):
-        profile = _profile(slug)
-        extra = changes if veteran else {}
-        ninjas.append(
-            SimNinja.from_profile(
-                profile,
-                ninja_id=team_id * 100 + i,
-                name=f"{profile['name']} {'V' if veteran else 'S'}{i}",
-                abilities=[ability] if ability else None,
-                **extra,
-            )
-        )
-        snapshots.append(NinjaSnapshot(koban_cost=profile["koban"], advancements=_advancements(extra)))
-    team = SimTeam(team_id, tuple(ninjas), "Veterans" if veteran else "Starters")
-    return team, team_rating(TeamSnapshot(tuple(snapshots)))
+    changes = VETERAN if veteran else balance.ladder_changes(())
+    team = balance.roster_team(PROFILES, team_id, changes, "Veterans" if veteran else "Starters")
+    return team, balance.roster_rating(PROFILES, changes)
 
 
 def play(games: int, seed: int, *, bonuses: bool) -> dict:

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 
 from league.models import League
 from rules.models import Clan, Profile
+from rules.starting_rosters import STARTING_ROSTERS
 from teams import services
 from teams.models import Team
 
@@ -54,30 +55,6 @@ def recruit(team: Team, slug: str, count: int = 1, name: str = ""):
             services.team_recruit(team=team, profile=profile, name=name if count == 1 else "", chosen_abilities=chosen)
         )
     return made if count > 1 else made[0]
-
-
-# Five-plus legal starting rosters (slug, count), each spending close to 100 koban.
-STARTING_ROSTERS = {
-    "tora": [("tora-chunin", 1), ("tora-kaiken", 3), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 2)],
-    "yamazaru": [("yamazaru-chunin", 1), ("yamazaru-kaiken", 4), ("yamazaru-yajiri", 2), ("yamazaru-son-goku", 1)],
-    "kitsune": [
-        ("kitsune-chunin", 1),
-        ("kitsune-kaiken", 3),
-        ("kitsune-yajiri", 2),
-        ("kitsune-kunoichi", 2),
-        ("kitsune-tamamo-no-mae", 1),
-    ],
-    "ika": [("ika-chunin", 1), ("ika-kaiken", 4), ("ika-yajiri", 2), ("ika-kunoichi", 2), ("ika-madoushi", 1)],
-    "tanchyo": [
-        ("tanchyo-chunin", 1),
-        ("tanchyo-yajiri", 4),
-        ("tanchyo-kaiken", 1),
-        ("tanchyo-karura", 1),
-        ("tengu", 1),
-        ("tanchyo-kunoichi", 1),
-    ],
-    "ijin": [("ijin-chunin", 1), ("ijin-kaiken", 2), ("ijin-kunoichi", 2), ("ijin-bomechan", 1), ("ijin-yajiri", 2)],
-}
 
 
 def make_legal_team(clan: str = "tora", **kwargs) -> Team:

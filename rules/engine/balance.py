@@ -19,7 +19,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .league import UnderdogBonus, underdog_bonuses
+from .league import NinjaSnapshot, TeamSnapshot, UnderdogBonus, team_rating, underdog_bonuses
 from .simulation import CHALLENGES, LEVELS, SimNinja, SimTeam, simulate_match
 from .stats import wilson_interval
 
@@ -77,30 +77,56 @@ def bonus_part(bonus: UnderdogBonus, variant: str) -> UnderdogBonus | None:
     return replace(bonus, **keep)
 
 
+def ladder_changes(steps: Iterable[tuple[int, dict]]) -> list[dict]:
+    """The advancements ``steps`` ((roster index, change) pairs, as :data:`LADDER`) merged into one
+    ``SimNinja.from_profile`` change dict per :data:`ROSTER` entry."""
+    changes: list[dict] = [{} for _ in ROSTER]
+    for index, change in steps:
+        merged = changes[index]
+        for key, value in change.items():
+            merged[key] = merged.get(key, 0 if key != "extra_keywords" else []) + value
+    return changes
+
+
+def roster_team(profiles: Mapping[str, Mapping], team_id: int, changes: Sequence[dict], name: str) -> SimTeam:
+    """:data:`ROSTER` as a team with ``changes`` (one dict per entry); ninja ids ``team_id * 100 + i``."""
+    ninjas = [
+        SimNinja.from_profile(
+            profiles[slug],
+            ninja_id=team_id * 100 + i,
+            name=f"{profiles[slug]['name']} {team_id}.{i}",
+            abilities=[ability] if ability else None,
+            **changes[i],
+        )
+        for i, (slug, ability) in enumerate(ROSTER)
+    ]
+    return SimTeam(team_id, tuple(ninjas), name)
+
+
+def roster_rating(profiles: Mapping[str, Mapping], changes: Sequence[dict]) -> int:
+    """The team rating ("Team Rating": koban cost plus one a advancement) of :data:`ROSTER` with ``changes``."""
+    return team_rating(
+        TeamSnapshot(
+            tuple(
+                NinjaSnapshot(
+                    koban_cost=profiles[slug]["koban"],
+                    advancements=change.get("attack", 0)
+                    + change.get("defense", 0)
+                    + len(change.get("extra_keywords", ())),
+                )
+                for (slug, _), change in zip(ROSTER, changes, strict=True)
+            )
+        )
+    )
+
+
 def build_teams(profiles: Mapping[str, Mapping], gap: int) -> tuple[SimTeam, SimTeam]:
     """(stronger, underdog): the roster with the first ``gap`` advancements of :data:`LADDER`, and
     without; team ids 1 and 2."""
     if not 0 <= gap <= len(LADDER):
         raise ValueError(f"gap must lie between 0 and {len(LADDER)}")
-    changes: list[dict] = [{} for _ in ROSTER]
-    for index, change in LADDER[:gap]:
-        merged = changes[index]
-        for key, value in change.items():
-            merged[key] = merged.get(key, 0 if key != "extra_keywords" else []) + value
-    teams = []
-    for team_id, boosted in ((1, True), (2, False)):
-        ninjas = [
-            SimNinja.from_profile(
-                profiles[slug],
-                ninja_id=team_id * 100 + i,
-                name=f"{profiles[slug]['name']} {team_id}.{i}",
-                abilities=[ability] if ability else None,
-                **(changes[i] if boosted else {}),
-            )
-            for i, (slug, ability) in enumerate(ROSTER)
-        ]
-        teams.append(SimTeam(team_id, tuple(ninjas), "stronger" if boosted else "underdog"))
-    return teams[0], teams[1]
+    stronger = roster_team(profiles, 1, ladder_changes(LADDER[:gap]), "stronger")
+    return stronger, roster_team(profiles, 2, ladder_changes(()), "underdog")
 
 
 @dataclass(frozen=True)

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from rules.engine import balance
 from rules.engine.dice import ELEMENTS
-from rules.engine.league import NinjaSnapshot, TeamSnapshot, team_rating, underdog_bonuses
+from rules.engine.league import underdog_bonuses
 from rules.engine.records import MatchRecord
 from rules.engine.simulator import (
     CHALLENGES,
     SimChallenge,
     SimNinja,
-    SimTeam,
     simulate_match,
 )
 from tests.rules.simulator_rosters import CATALOG, PROFILES, RONIN, sim_team
@@ -227,32 +227,10 @@ def test_heroes_and_ronin_keywords_run():
 
 
 def _veterans():
-    """A starting Yamazaru team and the same team with ten advancements."""
-    roster = [
-        ("yamazaru-chunin", "Yama Fist", dict(attack=1, extra_keywords=["Dauntless"])),
-        ("yamazaru-kaiken", None, dict(attack=1, extra_keywords=["Guard"])),
-        ("yamazaru-kaiken", None, dict(defense=1, extra_keywords=["Close Combat Master"])),
-        ("yamazaru-kaiken", None, dict(attack=1)),
-        ("yamazaru-kaiken", None, dict(extra_keywords=["Focus"])),
-        ("yamazaru-madoushi", "Healing Herbs", dict(extra_keywords=["Tough"])),
-        ("yamazaru-kunoichi", None, dict(defense=1)),
-        ("yamazaru-yajiri", None, {}),
-    ]
-    teams, ratings = [], []
-    for team_id, veteran in ((1, True), (2, False)):
-        ninjas, snaps = [], []
-        for i, (slug, ability, changes) in enumerate(roster, start=1):
-            extra = changes if veteran else {}
-            ninjas.append(
-                SimNinja.from_profile(
-                    PROFILES[slug], ninja_id=team_id * 100 + i, abilities=[ability] if ability else None, **extra
-                )
-            )
-            adv = extra.get("attack", 0) + extra.get("defense", 0) + len(extra.get("extra_keywords", ()))
-            snaps.append(NinjaSnapshot(koban_cost=PROFILES[slug]["koban"], advancements=adv))
-        teams.append(SimTeam(team_id, tuple(ninjas)))
-        ratings.append(team_rating(TeamSnapshot(tuple(snaps))))
-    return teams, ratings
+    """A starting Yamazaru team and the same team with ten advancements (the balance study's)."""
+    veteran, starter = balance.build_teams(PROFILES, 10)
+    ratings = [balance.roster_rating(PROFILES, balance.ladder_changes(balance.LADDER[:gap])) for gap in (10, 0)]
+    return [veteran, starter], ratings
 
 
 def _win_rates(games, *, bonuses):

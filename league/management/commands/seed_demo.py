@@ -24,6 +24,7 @@ from league.models import League, ScheduleRun, Season
 from matches import simulation
 from matches.models import Match
 from rules.models import Challenge, Clan, Profile
+from rules.starting_rosters import STARTING_ROSTERS
 from teams import services as team_services
 
 DEMO_SLUG = "moonlight-demo"
@@ -31,55 +32,15 @@ DEMO_SEED = 2026
 
 #: (player, team name, clan slug, [(profile slug, count), ...]) — legal starting rosters near 100 koban.
 DEMO_TEAMS = [
-    (
-        "akane",
-        "Crimson Claws",
-        "tora",
-        [("tora-chunin", 1), ("tora-kaiken", 3), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 2)],
-    ),
-    (
-        "botan",
-        "Mountain Mischief",
-        "yamazaru",
-        [("yamazaru-chunin", 1), ("yamazaru-kaiken", 4), ("yamazaru-yajiri", 2), ("yamazaru-son-goku", 1)],
-    ),
-    (
-        "chiyo",
-        "Nine Tails",
-        "kitsune",
-        [
-            ("kitsune-chunin", 1),
-            ("kitsune-kaiken", 3),
-            ("kitsune-yajiri", 2),
-            ("kitsune-kunoichi", 2),
-            ("kitsune-tamamo-no-mae", 1),
-        ],
-    ),
-    (
-        "daichi",
-        "Ink in the Tide",
-        "ika",
-        [("ika-chunin", 1), ("ika-kaiken", 4), ("ika-yajiri", 2), ("ika-kunoichi", 2), ("ika-madoushi", 1)],
-    ),
-    (
-        "emi",
-        "Cranes of the Dawn",
-        "tanchyo",
-        [
-            ("tanchyo-chunin", 1),
-            ("tanchyo-yajiri", 4),
-            ("tanchyo-kaiken", 1),
-            ("tanchyo-karura", 1),
-            ("tengu", 1),
-            ("tanchyo-kunoichi", 1),
-        ],
-    ),
-    (
-        "fumio",
-        "Iron Strangers",
-        "ijin",
-        [("ijin-chunin", 1), ("ijin-kaiken", 2), ("ijin-kunoichi", 2), ("ijin-bomechan", 1), ("ijin-yajiri", 2)],
-    ),
+    (player, team, clan, STARTING_ROSTERS[clan])
+    for player, team, clan in [
+        ("akane", "Crimson Claws", "tora"),
+        ("botan", "Mountain Mischief", "yamazaru"),
+        ("chiyo", "Nine Tails", "kitsune"),
+        ("daichi", "Ink in the Tide", "ika"),
+        ("emi", "Cranes of the Dawn", "tanchyo"),
+        ("fumio", "Iron Strangers", "ijin"),
+    ]
 ]
 
 
