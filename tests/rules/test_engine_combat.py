@@ -22,16 +22,9 @@ from rules.engine.combat import (
     resolve_counts,
     roll_combat,
 )
-from rules.engine.dice import ELEMENTS, Element, parse_faces, reroll
+from rules.engine.dice import ELEMENTS, parse_faces, reroll
+from tests.rules.elements import A, E, F, S, V, W
 
-S, V, E, A, W, F = (
-    Element.SPIRIT,
-    Element.VOID,
-    Element.EARTH,
-    Element.AIR,
-    Element.WATER,
-    Element.FIRE,
-)
 ATK, DEF = Side.ATTACKER, Side.DEFENDER
 
 # (id, attacker faces, defender faces, eliminated count, attacker left faces,

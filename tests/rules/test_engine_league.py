@@ -27,15 +27,7 @@ from rules.engine.league import (
     underdog_bonuses,
     xp_level,
 )
-
-S, V, E, A, W, F = (
-    Element.SPIRIT,
-    Element.VOID,
-    Element.EARTH,
-    Element.AIR,
-    Element.WATER,
-    Element.FIRE,
-)
+from tests.rules.elements import A, E, F, S, V, W
 
 # A slice of the Appendix keyword lists.
 KEYWORDS = {

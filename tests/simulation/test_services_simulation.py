@@ -168,6 +168,17 @@ def test_policy_pending_leaves_the_rolls_to_the_players(brawl_match, league):
     services.advancement_choose(roll=roll, choice=services.option_key(option))
 
 
+#: A slice of the Appendix keyword lists: keyword -> category.
+CATEGORIES = {
+    "Close Combat Master": "General",
+    "Focus": "General",
+    "Fire Mastery": "Fire",
+    "Dauntless": "Earth",
+    "Resilient": "Unique",
+    "Ranged Master": "General",
+}
+
+
 @pytest.mark.parametrize(
     ("faces", "expected"),
     [
@@ -181,30 +192,14 @@ def test_policy_pending_leaves_the_rolls_to_the_players(brawl_match, league):
     ],
 )
 def test_choose_advancement_policy(faces, expected):
-    categories = {
-        "Close Combat Master": "General",
-        "Focus": "General",
-        "Fire Mastery": "Fire",
-        "Dauntless": "Earth",
-        "Resilient": "Unique",
-        "Ranged Master": "General",
-    }
     options = rules_league.advancement_options(
-        faces, affinities=["Fire"], current_keywords=[], keyword_categories=categories
+        faces, affinities=["Fire"], current_keywords=[], keyword_categories=CATEGORIES
     )
     assert services.option_key(simulation.choose_advancement(options, affinities=["Fire"])) == expected
 
 
 def test_choose_advancement_keyword_preferences():
-    categories = {
-        "Close Combat Master": "General",
-        "Focus": "General",
-        "Fire Mastery": "Fire",
-        "Dauntless": "Earth",
-        "Resilient": "Unique",
-        "Ranged Master": "General",
-        "Accurate": "Air",
-    }
+    categories = {**CATEGORIES, "Accurate": "Air"}
 
     def pick(affinities, owned, ranged=False):
         options = rules_league.advancement_options(
