@@ -188,16 +188,34 @@ def balance_study_request(*, actor, games: int, levels: Sequence[str]):
         running = BalanceStudy.objects.select_for_update().filter(status__in=["pending", "running"]).first()
         if running is not None:
             return running, False
-        study = BalanceStudy.objects.create(
-            requested_by=actor,
-            games=plan.games,
-            challenges=list(plan.challenges),
-            gaps=list(plan.gaps),
-            levels=list(plan.levels),
-            seed=plan.seed,
-            total=plan.total,
-        )
+        study = BalanceStudy.objects.create(requested_by=actor, **_plan_fields(plan))
     return study, True
+
+
+def _plan_fields(plan: StudyPlan) -> dict:
+    """A study's plan as the BalanceStudy fields that record it."""
+    return {
+        "games": plan.games,
+        "challenges": list(plan.challenges),
+        "gaps": list(plan.gaps),
+        "levels": list(plan.levels),
+        "seed": plan.seed,
+        "total": plan.total,
+    }
+
+
+def balance_study_save(*, plan: StudyPlan, cells: Sequence[Cell]):
+    """Record a study played outside the site (``manage.py balance_study --save``) as finished."""
+    from matches.models import BalanceStudy
+
+    return BalanceStudy.objects.create(
+        **_plan_fields(plan),
+        done=plan.total,
+        status=BalanceStudy.Status.DONE,
+        cells=[c.as_dict() for c in cells],
+        summary="\n".join(summary(cells)),
+        finished_at=timezone.now(),
+    )
 
 
 def balance_study_run(*, study_id: int, progress: Callable[..., None] | None = None):

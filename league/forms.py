@@ -184,7 +184,21 @@ class SimpleActionForm(CrispyMixin, forms.Form):
         self._setup_helper()
 
 
-class FixtureArrangeForm(CrispyMixin, forms.Form):
+class TwoTeamsForm(CrispyMixin, forms.Form):
+    """A form choosing a ``home`` and an ``away`` team of a season, which must differ."""
+
+    @staticmethod
+    def _label(team: Team) -> str:
+        return f"{team.name} ({team.owner.username})"
+
+    def clean(self):
+        data = super().clean()
+        if data.get("home") and data.get("away") and data["home"] == data["away"]:
+            raise forms.ValidationError("Choose two different teams.")
+        return data
+
+
+class FixtureArrangeForm(TwoTeamsForm):
     submit_label = "Create the fixture"
     home = forms.ModelChoiceField(queryset=Team.objects.none(), label="Your team (player 1)", empty_label=None)
     away = forms.ModelChoiceField(queryset=Team.objects.none(), label="Opponent (player 2)", empty_label=None)
@@ -198,14 +212,8 @@ class FixtureArrangeForm(CrispyMixin, forms.Form):
         entered = Team.objects.filter(season_entries__season=season).select_related("owner")
         self.fields["home"].queryset = own_teams
         self.fields["away"].queryset = entered
-        self.fields["away"].label_from_instance = lambda t: f"{t.name} ({t.owner.username})"
+        self.fields["away"].label_from_instance = self._label
         self._setup_helper()
-
-    def clean(self):
-        data = super().clean()
-        if data.get("home") and data.get("away") and data["home"] == data["away"]:
-            raise forms.ValidationError("Choose two different teams.")
-        return data
 
 
 class DatesMixin:
@@ -250,7 +258,7 @@ class FixtureRescheduleForm(DatesMixin, CrispyMixin, forms.Form):
         self._setup_helper()
 
 
-class FixturePairingForm(CrispyMixin, forms.Form):
+class FixturePairingForm(TwoTeamsForm):
     """Step 1 chooses the teams (the next page shows the changes and any broken rule); step 2
     confirms, accepting the broken rules if there are any."""
 
@@ -267,14 +275,8 @@ class FixturePairingForm(CrispyMixin, forms.Form):
         entered = Team.objects.filter(season_entries__season=season).select_related("owner").order_by("name")
         for name in ("home", "away"):
             self.fields[name].queryset = entered
-            self.fields[name].label_from_instance = lambda t: f"{t.name} ({t.owner.username})"
+            self.fields[name].label_from_instance = self._label
         self._setup_helper()
-
-    def clean(self):
-        data = super().clean()
-        if data.get("home") and data.get("away") and data["home"] == data["away"]:
-            raise forms.ValidationError("Choose two different teams.")
-        return data
 
 
 class FixtureForfeitForm(CrispyMixin, forms.Form):

@@ -8,16 +8,11 @@ from __future__ import annotations
 
 from django.db import models
 
+from rules.engine import dice as engine_dice
 from rules.engine.recruitment import HERO_KINDS, RecruitProfile, allowance_text
 
-
-class Element(models.TextChoices):
-    SPIRIT = "Spirit"
-    VOID = "Void"
-    EARTH = "Earth"
-    AIR = "Air"
-    WATER = "Water"
-    FIRE = "Fire"
+#: The six elements of the dice (the engine's ``Element``) as model choices.
+Element = models.TextChoices("Element", [(e.name, e.value) for e in engine_dice.Element])
 
 
 class Clan(models.Model):

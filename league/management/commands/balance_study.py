@@ -11,7 +11,6 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import timezone
 
 from league import balance
 from rules.engine.balance import StudyPlan, run_study
@@ -71,19 +70,5 @@ class Command(BaseCommand):
             balance.write_docs(docs / "simulation.md", balance.docs_section(cells, plan, "balance", names))
             self.stdout.write(f"wrote {docs / 'simulation.md'} and {len(names)} charts in {charts_dir}")
         if options["save"]:
-            from matches.models import BalanceStudy
-
-            study = BalanceStudy.objects.create(
-                games=plan.games,
-                challenges=list(plan.challenges),
-                gaps=list(plan.gaps),
-                levels=list(plan.levels),
-                seed=plan.seed,
-                total=plan.total,
-                done=plan.total,
-                status=BalanceStudy.Status.DONE,
-                cells=[c.as_dict() for c in cells],
-                summary="\n".join(balance.summary(cells)),
-                finished_at=timezone.now(),
-            )
+            study = balance.balance_study_save(plan=plan, cells=cells)
             self.stdout.write(f"saved as {study}")
