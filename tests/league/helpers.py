@@ -16,6 +16,22 @@ from tests.support import set_result
 CLANS = ["tora", "yamazaru", "kitsune", "ika", "tanchyo", "ijin"]
 
 
+#: The house rules form of a league as posted, at the rulebook's values.
+HOUSE_RULES = {
+    "description": "",
+    "starting_koban": 100,
+    "revenue_win": 10,
+    "revenue_draw": 8,
+    "revenue_loss": 6,
+    "points_win": 3,
+    "points_draw": 1,
+    "points_loss": 0,
+    "dice_mode": "server",
+    "max_bonus_koban": 6,
+    "underdog_bonuses": "on",
+}
+
+
 def add_team(
     league: League, *, owner=None, name: str | None = None, clan: str | None = None, with_ninja: bool = False
 ) -> Team:

@@ -14,7 +14,7 @@ from rules.engine.league import random_challenge
 from rules.models import Challenge
 from teams.models import Team
 from tests.factories import LeagueFactory, UserFactory, make_team
-from tests.league.helpers import add_team, generate, make_season, play, play_round
+from tests.league.helpers import HOUSE_RULES, add_team, generate, make_season, play, play_round
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -50,19 +50,11 @@ def test_create_league_posting_the_form_makes_the_user_master(client, django_ass
     user = login(client, UserFactory())
     assert client.get(url("create")).status_code == 200
     data = {
+        **HOUSE_RULES,
         "name": "Moon Court",
         "description": "We play on Thursdays",
         "starting_koban": 110,
-        "revenue_win": 10,
-        "revenue_draw": 8,
-        "revenue_loss": 6,
-        "points_win": 3,
-        "points_draw": 1,
-        "points_loss": 0,
         "results_need_confirmation": "on",
-        "dice_mode": "server",
-        "underdog_bonuses": "on",
-        "max_bonus_koban": 6,
         "tie_breaker_1": "head_to_head",
         "tie_breaker_2": "points_difference",
     }

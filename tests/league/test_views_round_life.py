@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from league.models import Bye, Round, ScheduleRun, Season
 from matches.models import Match
-from tests.league.helpers import generate, home_away, make_season
+from tests.league.helpers import HOUSE_RULES, generate, home_away, make_season
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -19,21 +19,6 @@ def url(name, season=None, **kw):
     if season is not None:
         kw.update(slug=season.league.slug, number=season.number)
     return reverse(f"league:{name}", kwargs=kw or None)
-
-
-HOUSE_RULES = {
-    "description": "",
-    "starting_koban": 100,
-    "revenue_win": 10,
-    "revenue_draw": 8,
-    "revenue_loss": 6,
-    "points_win": 3,
-    "points_draw": 1,
-    "points_loss": 0,
-    "dice_mode": "server",
-    "max_bonus_koban": 6,
-    "underdog_bonuses": "on",
-}
 
 
 def test_the_master_sets_bye_and_forfeit_points_and_the_new_tie_breakers(client):

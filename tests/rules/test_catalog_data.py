@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.rules.rulebook import CLAN_ELEMENTS, STATUS_EFFECTS
+
 CATALOG_PATH = Path(__file__).resolve().parents[2] / "rules" / "data" / "catalog.json"
 
 ELEMENTS = ["Spirit", "Void", "Earth", "Air", "Water", "Fire"]
@@ -66,12 +68,7 @@ def test_top_level_keys(catalog):
 
 def test_six_clans_with_elements(catalog):
     assert [(c["slug"], c["name"], c["element"]) for c in catalog["clans"]] == [
-        ("tora", "Tora", "Fire"),
-        ("yamazaru", "Yamazaru", "Earth"),
-        ("kitsune", "Kitsune", "Spirit"),
-        ("ika", "Ika", "Water"),
-        ("tanchyo", "Tanchyo", "Air"),
-        ("ijin", "Ijin", "Void"),
+        (name.lower(), name, element) for name, element in CLAN_ELEMENTS
     ]
     notes = {c["slug"]: c["affinity_note"] for c in catalog["clans"]}
     assert notes["tora"] == "Fire (all non-Hero models)"
@@ -198,17 +195,7 @@ def test_eight_challenges(catalog):
 
 
 def test_nine_status_effects(catalog):
-    assert [s["name"] for s in catalog["status_effects"]] == [
-        "Curse",
-        "Delay",
-        "Haste",
-        "Lucky",
-        "Moon Power",
-        "Poison",
-        "Protect",
-        "Slow",
-        "Stun",
-    ]
+    assert [s["name"] for s in catalog["status_effects"]] == STATUS_EFFECTS
 
 
 def test_xp_levels_contiguous(catalog):

@@ -29,6 +29,7 @@ from rules.models import (
     StatusEffect,
     XpLevel,
 )
+from tests.rules.rulebook import CLAN_ELEMENTS, STATUS_EFFECTS
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -171,14 +172,7 @@ def test_reload_restores_a_corrected_row_and_removes_strays():
 
 def test_clans_and_elements():
     # "Clan Tora / Affinity: Fire (all non-Hero models)" ... "Clan Ijin / Affinity: Void (all models)"
-    assert list(Clan.objects.values_list("name", "element")) == [
-        ("Tora", "Fire"),
-        ("Yamazaru", "Earth"),
-        ("Kitsune", "Spirit"),
-        ("Ika", "Water"),
-        ("Tanchyo", "Air"),
-        ("Ijin", "Void"),
-    ]
+    assert list(Clan.objects.values_list("name", "element")) == CLAN_ELEMENTS
 
 
 def test_ika_chunin():
@@ -391,17 +385,7 @@ def test_challenge_xp_awards():
 
 def test_status_effects_and_sentry():
     # Appendix / Status Effects: Curse, Delay, Haste, Lucky, Moon Power, Poison, Protect, Slow, Stun
-    assert set(StatusEffect.objects.values_list("name", flat=True)) == {
-        "Curse",
-        "Delay",
-        "Haste",
-        "Lucky",
-        "Moon Power",
-        "Poison",
-        "Protect",
-        "Slow",
-        "Stun",
-    }
+    assert set(StatusEffect.objects.values_list("name", flat=True)) == set(STATUS_EFFECTS)
     assert "three Stun tokens" in StatusEffect.objects.get(name="Stun").text
     # "Samurai Sentries have the following attributes: Movement 5, Attack 3, Defense 3."
     sentry = SentryProfile.objects.get()

@@ -11,6 +11,7 @@ from django.utils.html import escape, strip_tags
 from django.utils.text import slugify
 
 from rules.models import Challenge, Clan, Keyword, Profile
+from tests.rules.rulebook import CLAN_ELEMENTS
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -69,14 +70,7 @@ def test_index_shows_the_whole_catalog(client, django_assert_max_num_queries):
 
 def test_index_lists_clans_with_their_elements(client):
     html = client.get(reverse("rules:index")).content.decode()
-    for name, element in [
-        ("Tora", "Fire"),
-        ("Yamazaru", "Earth"),
-        ("Kitsune", "Spirit"),
-        ("Ika", "Water"),
-        ("Tanchyo", "Air"),
-        ("Ijin", "Void"),
-    ]:
+    for name, element in CLAN_ELEMENTS:
         assert re.search(rf'#clan-{name.lower()}">{name}</a></th><td><span class="badge[^"]*">{element}</span>', html)
 
 

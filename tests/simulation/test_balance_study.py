@@ -82,16 +82,6 @@ def test_the_command_writes_the_docs_section_and_charts_and_saves_the_study(tmp_
 # -- the site ---------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def eager():
-    from league.celery import app
-
-    previous = app.conf.task_always_eager, app.conf.task_eager_propagates
-    app.conf.task_always_eager = app.conf.task_eager_propagates = True
-    yield app
-    app.conf.task_always_eager, app.conf.task_eager_propagates = previous
-
-
 @pytest.mark.django_db
 def test_a_master_runs_the_study_and_everyone_reads_the_findings(
     client, catalog, eager, django_capture_on_commit_callbacks, django_assert_max_num_queries

@@ -47,7 +47,28 @@ def subprocess_env(redis_url: str) -> dict[str, str]:
     }
 
 
-class Worker:
+class _Process:
+    """A celery process started by a subclass as ``self.proc``."""
+
+    proc: subprocess.Popen
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up, no acknowledgement, the database connection just drops."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def terminate(self) -> None:
+        """SIGTERM, then SIGKILL after 15 s."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+class Worker(_Process):
     """``celery -A tests.trust.worker_app worker -P solo -c 1`` against the test database."""
 
     def __init__(
@@ -90,23 +111,12 @@ class Worker:
     def output(self, tail: int = 4000) -> str:
         return Path(self.log.name).read_text(errors="replace")[-tail:]
 
-    def kill(self) -> None:
-        """SIGKILL: no clean-up, no acknowledgement, the database connection just drops."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(timeout=10)
-
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        self.terminate()
         self.log.close()
 
 
-class Beat:
+class Beat(_Process):
     """``celery -A tests.trust.worker_app beat`` (django-celery-beat's DatabaseScheduler) against
     the test database: it sends the periodic tasks whose entries the test made."""
 
@@ -139,12 +149,6 @@ class Beat:
         return self.log.read_text(errors="replace")[-tail:]
 
     def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        self.terminate()
         self._out.close()
         self.dir.cleanup()
