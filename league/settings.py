@@ -107,6 +107,12 @@ AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # Sign-up attempts (posted forms) per address per window (teams/throttling.py).
 SIGNUP_RATE_LIMIT = int(os.environ.get("SIGNUP_RATE_LIMIT", "10"))
 SIGNUP_RATE_WINDOW = 3600  # seconds
+# Password reset and email change mails: per client address and per email address, an hour.
+ACCOUNT_MAIL_RATE_LIMIT = int(os.environ.get("ACCOUNT_MAIL_RATE_LIMIT", "5"))
+ACCOUNT_MAIL_RATE_WINDOW = 3600  # seconds
+# How long a password reset or email change link stays valid (Django's default is three days).
+PASSWORD_RESET_TIMEOUT = 60 * 60 * 24
+EMAIL_CHANGE_TIMEOUT = 60 * 60 * 24
 
 ROOT_URLCONF = "league.urls"
 

@@ -15,3 +15,11 @@ def recover_stale_jobs_task() -> list[str]:
     from outbox.jobs import recover_stale_jobs
 
     return recover_stale_jobs()
+
+
+@shared_task(name="outbox.send_mail", autoretry_for=(OSError,), retry_backoff=30, max_retries=5)
+def send_mail_task(subject: str, body: str, to: list[str], html: str | None = None, headers=None) -> int:
+    """One email queued by :func:`outbox.mail.send_mail_on_commit` (SMTP errors are OSErrors: retried)."""
+    from outbox.mail import deliver
+
+    return deliver(subject=subject, body=body, to=to, html=html, headers=headers)

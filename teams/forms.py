@@ -62,6 +62,26 @@ class ThrottledPasswordChangeForm(PasswordChangeForm):
         return old_password
 
 
+class EmailChangeForm(CrispyMixin, forms.Form):
+    """A new email address, with the current password (checked through axes, like a log-in)."""
+
+    submit_label = "Send the confirmation link"
+    email = forms.EmailField(label="New email address", max_length=254)
+    password = forms.CharField(label="Your password", widget=forms.PasswordInput, max_length=4096, strip=False)
+
+    def __init__(self, *args, user, request=None, **kwargs):
+        self.user, self.request = user, request
+        super().__init__(*args, **kwargs)
+        self._setup_helper()
+
+    def clean_password(self):
+        password = self.cleaned_data["password"]
+        checked = authenticate(self.request, username=self.user.get_username(), password=password)
+        if checked is None or checked.pk != self.user.pk:
+            raise forms.ValidationError("Your password was entered incorrectly.", code="password_incorrect")
+        return password
+
+
 class TeamCreateForm(CrispyMixin, forms.Form):
     submit_label = "Create team"
     name = NameFormField(max_length=80)

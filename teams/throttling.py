@@ -59,16 +59,31 @@ def client_address(request) -> str:
     return get_client_ip_address(request) or request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
-def signup_allowed(request) -> bool:
-    """Count this sign-up attempt for its address; False once the address is over its limit."""
+def _within_limit(key: str, limit: int, window: int) -> bool:
+    """Count one attempt under ``key``; False once there were more than ``limit`` in ``window`` seconds."""
     if not axes_settings.AXES_ENABLED:  # the test suite's switch for every log-in limit
         return True
-    limit = settings.SIGNUP_RATE_LIMIT
-    key = f"signup-attempts:{client_address(request)}"
-    cache.add(key, 0, timeout=settings.SIGNUP_RATE_WINDOW)
+    cache.add(key, 0, timeout=window)
     try:
         count = cache.incr(key)
     except ValueError:  # expired between add and incr
-        cache.set(key, 1, timeout=settings.SIGNUP_RATE_WINDOW)
+        cache.set(key, 1, timeout=window)
         count = 1
     return count <= limit
+
+
+def signup_allowed(request) -> bool:
+    """Count this sign-up attempt for its address; False once the address is over its limit."""
+    return _within_limit(
+        f"signup-attempts:{client_address(request)}", settings.SIGNUP_RATE_LIMIT, settings.SIGNUP_RATE_WINDOW
+    )
+
+
+def account_mail_allowed(request, email: str) -> bool:
+    """Count a request that mails an account (password reset, email change) for its address and
+    for the email address: False once either is over ``ACCOUNT_MAIL_RATE_LIMIT`` an hour, so the
+    forms can neither flood one mailbox nor be used to probe many."""
+    limit, window = settings.ACCOUNT_MAIL_RATE_LIMIT, settings.ACCOUNT_MAIL_RATE_WINDOW
+    by_address = _within_limit(f"account-mail:ip:{client_address(request)}", limit, window)
+    by_email = _within_limit(f"account-mail:to:{email.strip().lower()[:254]}", limit, window)
+    return by_address and by_email

@@ -197,6 +197,21 @@ RULES: dict[str, list[Case]] = {
         )
     ],
     "password_change_done": [Case(kwargs=lambda w: {}, get=MEMBERS, post=None)],
+    "account": [Case(kwargs=lambda w: {}, get=MEMBERS, post=READ_ONLY)],
+    "password_reset": [Case(kwargs=lambda w: {}, get=ANY, post=ANY, data=lambda w: {"email": "nobody@example.org"})],
+    "password_reset_done": [Case(kwargs=lambda w: {}, get=ANY, post=None)],
+    "password_reset_confirm": [Case(kwargs=lambda w: {"uidb64": "MQ", "token": "set-password"}, get=ANY)],
+    "password_reset_complete": [Case(kwargs=lambda w: {}, get=ANY, post=None)],
+    "email_change": [
+        Case(
+            kwargs=lambda w: {},
+            get=MEMBERS,
+            post=MEMBERS,
+            data=lambda w: {"email": "elsewhere@example.org", "password": "wrong"},
+        )
+    ],
+    # a link that is not valid: shown as such to its reader (400), never a change
+    "email_change_confirm": [Case(kwargs=lambda w: {"token": "not-a-token"}, get=MEMBERS, post=MEMBERS)],
     # --- rules reference (public)
     "rules:index": [_public()],
     "rules:clan": [_public(lambda w: {"slug": "tora"})],

@@ -118,6 +118,33 @@ def test_password_change(world, data):
     _check(world, "player", reverse("password_change"), data.draw(form_data(fields)))
 
 
+@FAST
+@given(data=st.data())
+def test_password_reset(world, data):
+    fields = {"email": hostile("trust-player@example.org", "nobody@example.org", "not-an-email")}
+    _check(world, "anonymous", reverse("password_reset"), data.draw(form_data(fields)))
+
+
+@FAST
+@given(data=st.data())
+def test_email_change(world, data):
+    fields = {
+        "email": hostile("elsewhere@example.org", "trust-other@example.org"),
+        "password": hostile("s3cret-Moon-Pass!", "wrong"),
+    }
+    _check(world, "player", reverse("email_change"), data.draw(form_data(fields)))
+
+
+@FAST
+@given(token=st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="/"), min_size=1, max_size=2000))
+def test_email_change_confirm(world, token):
+    """Any token in the link: refused (400/403), nothing written."""
+    from urllib.parse import quote
+
+    url = reverse("email_change_confirm", args=["TOKEN"]).replace("TOKEN", quote(token, safe=""))
+    _check(world, "player", url, {})
+
+
 # --- teams ------------------------------------------------------------------------------------------
 
 
@@ -456,6 +483,9 @@ def test_newsletter_publish(world, data):
 
 POSTED_HERE = {
     "signup",
+    "password_reset",
+    "email_change",
+    "email_change_confirm",
     "login",
     "password_change",
     "teams:create",
