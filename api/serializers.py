@@ -825,7 +825,7 @@ class StrengthRatingSerializer(serializers.Serializer):
     """A team's or a coach's strength rating (docs/ratings.md), as the ratings pages list it."""
 
     position = serializers.IntegerField(help_text="The place in this list (by the rating itself)")
-    kind = serializers.ChoiceField(choices=["team", "coach"])
+    kind = serializers.SerializerMethodField()
     system = serializers.ChoiceField(choices=StrengthRating.System.choices)
     rating = serializers.FloatField(help_text="Glicko-2: r; Plackett-Luce: mu")
     deviation = serializers.FloatField(help_text="Glicko-2: RD; Plackett-Luce: sigma")
@@ -840,10 +840,9 @@ class StrengthRatingSerializer(serializers.Serializer):
     last_match = serializers.SerializerMethodField()
     updated_at = serializers.DateTimeField()
 
-    def to_representation(self, row):
-        data = super().to_representation(row)
-        data["kind"] = "coach" if row.coach_id else "team"
-        return data
+    @extend_schema_field(serializers.ChoiceField(choices=["team", "coach"]))
+    def get_kind(self, row):
+        return "coach" if row.coach_id else "team"
 
     @extend_schema_field(NamedLinkSerializer(allow_null=True))
     def get_team(self, row):
