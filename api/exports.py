@@ -7,14 +7,17 @@ import csv
 import io
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from api.backup import league_export_json
 from league import selectors as league_selectors
 from league.models import League, Season
 from league.permissions import require_master
+from stats.selectors import leaderboards
+from stats.selectors.leaderboards import Scope
 from teams import selectors as team_selectors
 from teams.models import Team
 
@@ -24,6 +27,12 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value) -> str:
+    """Text that starts like a formula is quoted; numbers are written as they are (a negative
+    points difference stays a number)."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return str(value)
     text = "" if value is None else str(value)
     return "'" + text if text.startswith(FORMULA_START) else text
 
@@ -110,6 +119,75 @@ def roster_csv(request: HttpRequest, pk: int) -> HttpResponse:
             ]
         )
     return _csv(f"team-{team.pk}-roster.csv", ROSTER_COLUMNS, rows)
+
+
+LEADERBOARD_COLUMNS = [
+    "board",
+    "rank",
+    "value",
+    "unit",
+    "ninja_id",
+    "ninja",
+    "team_id",
+    "team",
+    "match_id",
+    "winner_id",
+    "winner",
+    "winner_points",
+    "loser_points",
+    "loser_id",
+    "loser",
+    "first_match_id",
+    "last_match_id",
+    "ongoing",
+    "url",
+]
+#: Rows a board in a download: the API's most (the pages show leaderboards.LIMIT).
+LEADERBOARD_CSV_ROWS = leaderboards.MAX_LIMIT
+
+
+def _row_url(request: HttpRequest, board, row) -> str:
+    """The page behind a row, as the leaderboards page links it."""
+    if board.kind == "ninja":
+        url = reverse("stats:ninja_career", args=[row.ninja_id])
+    elif board.kind == "match":
+        url = reverse("matches:detail", args=[row.match_id])
+    else:
+        url = reverse("stats:team_history", args=[row.team_id])
+    return request.build_absolute_uri(url)
+
+
+def _leaderboards_csv(request: HttpRequest, scope: Scope, filename: str) -> HttpResponse:
+    """Every board of the scope (or ``?board=``), at most LEADERBOARD_CSV_ROWS rows each: one
+    query a board, as the page."""
+    key = request.GET.get("board")
+    if key is not None and key not in leaderboards.BOARDS:
+        return HttpResponseBadRequest("No such board.", content_type="text/plain; charset=utf-8")
+    boards = leaderboards.leaderboards(scope, LEADERBOARD_CSV_ROWS, [key] if key else None)
+    rows = []
+    for board in boards:
+        for row in board.rows:
+            values = {"board": board.key, "unit": board.unit, "url": _row_url(request, board, row)}
+            rows.append([values.get(c, getattr(row, c, None)) for c in LEADERBOARD_COLUMNS])
+    suffix = f"-{key}" if key else ""
+    return _csv(f"{filename}-leaderboards{suffix}.csv", LEADERBOARD_COLUMNS, rows)
+
+
+@require_GET
+def leaderboards_csv(request: HttpRequest) -> HttpResponse:
+    return _leaderboards_csv(request, Scope(), "all-time")
+
+
+@require_GET
+def league_leaderboards_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    league = get_object_or_404(League, slug=slug)
+    return _leaderboards_csv(request, Scope(league=league), slug)
+
+
+@require_GET
+def season_leaderboards_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    season = get_object_or_404(Season.objects.select_related("league"), league__slug=slug, number=number)
+    return _leaderboards_csv(request, Scope(league=season.league, season=season), f"{slug}-season-{number}")
 
 
 @login_required

@@ -25,7 +25,8 @@ from rules.models import (
     StatusEffect,
     XpLevel,
 )
-from teams.models import AdvancementRoll, Team, TreasuryEntry, XpEvent
+from stats.selectors import leaderboards as leaderboard_selectors
+from teams.models import AdvancementRoll, StrengthRating, Team, TreasuryEntry, XpEvent
 
 # --- the rules catalog ------------------------------------------------------------------------------
 
@@ -637,3 +638,239 @@ class ScheduleRunSerializer(serializers.ModelSerializer):
         url = reverse("league:task_status", kwargs={"task_id": run.task_id})
         request = self.context.get("request")
         return request.build_absolute_uri(url) if request else url
+
+
+# --- leaderboards and strength ratings (stats) ------------------------------------------------------
+
+
+def _link(request, name: str, pk) -> str:
+    from django.urls import reverse
+
+    url = reverse(name, args=[pk])
+    return request.build_absolute_uri(url) if request else url
+
+
+class NamedLinkSerializer(serializers.Serializer):
+    """A ninja or a team behind a row: its page on the site and its API address."""
+
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    url = serializers.URLField(help_text="The page on the site (a ninja's career, a team's history)")
+    api_url = serializers.URLField(help_text="The same in the API")
+
+
+class MatchLinkSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.URLField(help_text="The match page on the site")
+    api_url = serializers.URLField(help_text="The match with its full record in the API")
+
+
+class CoachLinkSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    url = serializers.URLField(help_text="The coach's page on the site")
+
+
+def ninja_link(request, pk: int, name: str) -> dict:
+    return {
+        "id": pk,
+        "name": name,
+        "url": _link(request, "stats:ninja_career", pk),
+        "api_url": _link(request, "api:ninja-detail", pk),
+    }
+
+
+def team_link(request, pk: int, name: str) -> dict:
+    return {
+        "id": pk,
+        "name": name,
+        "url": _link(request, "stats:team_history", pk),
+        "api_url": _link(request, "api:team-detail", pk),
+    }
+
+
+def match_link(request, pk: int | None) -> dict | None:
+    if pk is None:
+        return None
+    return {"id": pk, "url": _link(request, "matches:detail", pk), "api_url": _link(request, "api:match-detail", pk)}
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    """One row of a board (stats.selectors.leaderboards). Which links it carries depends on the
+    board's ``kind``: ``ninja`` (the ninja and its team), ``team`` (the team), ``run`` (the team,
+    the run's first and last matches), ``match`` (the match, its winner and loser, the score)."""
+
+    rank = serializers.IntegerField(help_text="Tied figures share a place (RANK())")
+    value = serializers.IntegerField(help_text="The board's figure, in its unit")
+    ninja = serializers.SerializerMethodField()
+    team = serializers.SerializerMethodField()
+    match = serializers.SerializerMethodField()
+    winner = serializers.SerializerMethodField()
+    loser = serializers.SerializerMethodField()
+    winner_points = serializers.SerializerMethodField()
+    loser_points = serializers.SerializerMethodField()
+    first_match = serializers.SerializerMethodField()
+    last_match = serializers.SerializerMethodField()
+    ongoing = serializers.SerializerMethodField(help_text="A run still going (run rows)")
+
+    def get_winner_points(self, row) -> int | None:
+        return getattr(row, "winner_points", None)
+
+    def get_loser_points(self, row) -> int | None:
+        return getattr(row, "loser_points", None)
+
+    def get_ongoing(self, row) -> bool | None:
+        return getattr(row, "ongoing", None)
+
+    @property
+    def _request(self):
+        return self.context.get("request")
+
+    @extend_schema_field(NamedLinkSerializer(allow_null=True))
+    def get_ninja(self, row):
+        return ninja_link(self._request, row.ninja_id, row.ninja) if hasattr(row, "ninja_id") else None
+
+    @extend_schema_field(NamedLinkSerializer(allow_null=True))
+    def get_team(self, row):
+        return team_link(self._request, row.team_id, row.team) if hasattr(row, "team_id") else None
+
+    @extend_schema_field(MatchLinkSerializer(allow_null=True))
+    def get_match(self, row):
+        return match_link(self._request, getattr(row, "match_id", None))
+
+    @extend_schema_field(NamedLinkSerializer(allow_null=True))
+    def get_winner(self, row):
+        return team_link(self._request, row.winner_id, row.winner) if hasattr(row, "winner_id") else None
+
+    @extend_schema_field(NamedLinkSerializer(allow_null=True))
+    def get_loser(self, row):
+        return team_link(self._request, row.loser_id, row.loser) if hasattr(row, "loser_id") else None
+
+    @extend_schema_field(MatchLinkSerializer(allow_null=True))
+    def get_first_match(self, row):
+        return match_link(self._request, getattr(row, "first_match_id", None))
+
+    @extend_schema_field(MatchLinkSerializer(allow_null=True))
+    def get_last_match(self, row):
+        return match_link(self._request, getattr(row, "last_match_id", None))
+
+
+class LeaderboardScopeSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["all", "league", "season"])
+    title = serializers.CharField()
+    league = serializers.CharField(allow_null=True, help_text="The league's slug (league and season scopes)")
+    season = serializers.IntegerField(allow_null=True, help_text="The season's id (season scope)")
+
+
+class BoardSerializer(serializers.Serializer):
+    """A board or record of one scope: its first ``limit`` rows, ranked."""
+
+    key = serializers.ChoiceField(choices=leaderboard_selectors.BOARD_KEYS)
+    title = serializers.CharField()
+    unit = serializers.CharField()
+    kind = serializers.ChoiceField(
+        choices=["ninja", "team", "run", "match"], help_text="What a row links to (LeaderboardRow)"
+    )
+    scope = serializers.SerializerMethodField()
+    url = serializers.SerializerMethodField(help_text="The leaderboards page of the scope")
+    csv_url = serializers.SerializerMethodField(help_text="This board as CSV")
+    rows = serializers.SerializerMethodField()
+
+    @extend_schema_field(LeaderboardScopeSerializer)
+    def get_scope(self, board):
+        return self.context["scope"]
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_url(self, board):
+        return self.context["url"]
+
+    @extend_schema_field(OpenApiTypes.URI)
+    def get_csv_url(self, board):
+        return f"{self.context['csv_url']}?board={board.key}"
+
+    @extend_schema_field(LeaderboardRowSerializer(many=True))
+    def get_rows(self, board):
+        return LeaderboardRowSerializer(board.rows, many=True, context=self.context).data
+
+
+class LeaderboardQuery(serializers.Serializer):
+    """The leaderboards' query: a scope (all time, a league, a season), a board, a number of rows."""
+
+    scope = serializers.ChoiceField(
+        choices=["all", "league", "season"],
+        required=False,
+        help_text="Omit to infer it: season if ``season`` is given, else league if ``league`` is, else all",
+    )
+    league = serializers.SlugField(max_length=100, required=False, help_text="A league's slug")
+    season = serializers.IntegerField(min_value=1, max_value=2**62, required=False, help_text="A season's id")
+    board = serializers.ChoiceField(choices=leaderboard_selectors.BOARD_KEYS, required=False, help_text="One board")
+    limit = serializers.IntegerField(
+        min_value=1,
+        max_value=leaderboard_selectors.MAX_LIMIT,
+        default=leaderboard_selectors.LIMIT,
+        help_text="Rows a board (the pages show 10)",
+    )
+
+    def validate(self, data):
+        scope = data.get("scope") or ("season" if "season" in data else "league" if "league" in data else "all")
+        if scope == "all" and ("league" in data or "season" in data):
+            raise serializers.ValidationError({"scope": "All time takes neither league nor season."})
+        if scope == "league" and ("league" not in data or "season" in data):
+            raise serializers.ValidationError({"league": "A league's leaderboards take its slug and no season."})
+        if scope == "season" and "season" not in data:
+            raise serializers.ValidationError({"season": "A season's leaderboards take its id."})
+        return {**data, "scope": scope}
+
+
+class StrengthRatingSerializer(serializers.Serializer):
+    """A team's or a coach's strength rating (docs/ratings.md), as the ratings pages list it."""
+
+    position = serializers.IntegerField(help_text="The place in this list (by the rating itself)")
+    kind = serializers.SerializerMethodField()
+    system = serializers.ChoiceField(choices=StrengthRating.System.choices)
+    rating = serializers.FloatField(help_text="Glicko-2: r; Plackett-Luce: mu")
+    deviation = serializers.FloatField(help_text="Glicko-2: RD; Plackett-Luce: sigma")
+    volatility = serializers.FloatField(allow_null=True, help_text="Glicko-2's sigma; null for Plackett-Luce")
+    spread = serializers.FloatField(help_text="The ± shown: 2 RD (Glicko-2), 3 sigma (Plackett-Luce)")
+    conservative = serializers.FloatField(help_text="rating - spread")
+    games = serializers.IntegerField()
+    team = serializers.SerializerMethodField()
+    clan = serializers.SerializerMethodField(help_text="The team's clan (team rows)")
+    owner = serializers.SerializerMethodField(help_text="The team's player (team rows)")
+    coach = serializers.SerializerMethodField()
+    last_match = serializers.SerializerMethodField()
+    updated_at = serializers.DateTimeField()
+
+    @extend_schema_field(serializers.ChoiceField(choices=["team", "coach"]))
+    def get_kind(self, row):
+        return "coach" if row.coach_id else "team"
+
+    @extend_schema_field(NamedLinkSerializer(allow_null=True))
+    def get_team(self, row):
+        return team_link(self.context.get("request"), row.team_id, row.team.name) if row.team_id else None
+
+    def get_clan(self, row) -> str | None:
+        return row.team.clan.slug if row.team_id else None
+
+    def get_owner(self, row) -> str | None:
+        return row.team.owner.username if row.team_id else None
+
+    @extend_schema_field(CoachLinkSerializer(allow_null=True))
+    def get_coach(self, row):
+        if not row.coach_id:
+            return None
+        return {
+            "username": row.coach.username,
+            "url": _link(self.context.get("request"), "stats:coach", row.coach.username),
+        }
+
+    @extend_schema_field(MatchLinkSerializer(allow_null=True))
+    def get_last_match(self, row):
+        return match_link(self.context.get("request"), row.last_match_id)
+
+
+class RatingsQuery(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["team", "coach"], default="team")
+    system = serializers.ChoiceField(choices=StrengthRating.System.choices, default=StrengthRating.System.GLICKO2)
+    league = serializers.SlugField(
+        max_length=100, required=False, help_text="A league's slug: its teams, or the coaches with a team in it"
+    )

@@ -24,6 +24,8 @@ router.register("newsletters", views.NewsletterViewSet, basename="newsletter")
 
 urlpatterns = [
     path("rules/tables/", views.RulesTablesView.as_view(), name="rules-tables"),
+    path("leaderboards/", views.LeaderboardList.as_view(), name="leaderboards"),
+    path("ratings/", views.RatingList.as_view(), name="ratings"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", views.DocsView.as_view(url_name="api:schema"), name="docs"),
     path("", include(router.urls)),

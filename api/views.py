@@ -7,9 +7,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Prefetch
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from drf_spectacular.views import SpectacularSwaggerSplitView
-from rest_framework import mixins, status, viewsets
+from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
@@ -21,7 +22,7 @@ from api.filters import MatchFilter, NewsletterFilter, NinjaFilter, ProfileFilte
 from api.throttling import AnonThrottle, MemberThrottle, WriteThrottle
 from league import selectors as league_selectors
 from league import services as league_services
-from league.models import ScheduleRun, Season
+from league.models import League, ScheduleRun, Season
 from league.tasks import schedule_generate_task
 from matches import selectors as match_selectors
 from matches import services as match_services
@@ -31,6 +32,9 @@ from outbox.dispatch import dispatch_on_commit
 from rules import selectors as rules_selectors
 from rules.engine import league as rules_league
 from rules.models import AdvancementRow, Clan, DowntimeRow, Keyword, RevenueRow, XpLevel
+from stats.selectors import leaderboards as leaderboard_selectors
+from stats.selectors import ratings as rating_selectors
+from stats.selectors.leaderboards import Scope
 from teams import selectors as team_selectors
 from teams.models import Advancement, Ninja, Team
 
@@ -416,6 +420,82 @@ class NewsletterViewSet(ReadOnlyViewSet):
 
     def get_serializer_class(self):
         return s.NewsletterDetailSerializer if self.action == "retrieve" else s.NewsletterSerializer
+
+
+# --- leaderboards and strength ratings (stats) ------------------------------------------------------
+
+
+class LeaderboardList(generics.ListAPIView):
+    """Leaderboards and records of a scope (all time, a league, a season): the boards the
+    leaderboards pages show (stats.selectors.leaderboards, one query a board), each with its first
+    ``limit`` rows ranked (ties share a place); ``board`` for one of them. Each row links to the
+    ninja, team or match behind it, on the site and in the API."""
+
+    serializer_class = s.BoardSerializer
+    filter_backends: list = []
+
+    @extend_schema(parameters=[s.LeaderboardQuery])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    def _scope(self, query: dict) -> Scope:
+        league = None
+        if "league" in query:
+            league = get_object_or_404(League, slug=query["league"])
+        if query["scope"] == "season":
+            season = get_object_or_404(Season.objects.select_related("league"), pk=query["season"])
+            if league is not None and season.league_id != league.pk:
+                raise ValidationError({"season": "This season is not one of the league's."})
+            return Scope(league=season.league, season=season)
+        return Scope(league=league)
+
+    def list(self, request, *args, **kwargs):
+        query = s.LeaderboardQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        scope = self._scope(data)
+        keys = [data["board"]] if "board" in data else None
+        boards = leaderboard_selectors.leaderboards(scope, data["limit"], keys)
+        page = self.paginate_queryset(boards)
+        context = {
+            "request": request,
+            "scope": {
+                "kind": scope.kind,
+                "title": scope.title,
+                "league": scope.league.slug if scope.league else None,
+                "season": scope.season.pk if scope.season else None,
+            },
+            "url": request.build_absolute_uri(scope.page_url()),
+            "csv_url": request.build_absolute_uri(scope.csv_url()),
+        }
+        return self.get_paginated_response(s.BoardSerializer(page, many=True, context=context).data)
+
+
+class RatingList(generics.ListAPIView):
+    """Strength ratings (docs/ratings.md) of teams or coaches in one system, best first, as the
+    ratings pages list them (stats.selectors.ratings); ``league`` for a league's teams, or the
+    coaches with a team in it."""
+
+    serializer_class = s.StrengthRatingSerializer
+    filter_backends: list = []
+
+    @extend_schema(parameters=[s.RatingsQuery])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    def list(self, request, *args, **kwargs):
+        query = s.RatingsQuery(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        league = get_object_or_404(League, slug=data["league"]) if "league" in data else None
+        rows = rating_selectors.strength_ratings(coaches=data["kind"] == "coach", system=data["system"], league=league)
+        page = self.paginate_queryset(rows)
+        start = self.paginator.page.start_index()
+        for i, row in enumerate(page):
+            row.position = start + i
+        return self.get_paginated_response(
+            s.StrengthRatingSerializer(page, many=True, context={"request": request}).data
+        )
 
 
 # --- the documentation page -------------------------------------------------------------------------

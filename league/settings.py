@@ -346,8 +346,8 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Moonlight League API",
-    "DESCRIPTION": "Read the rules catalog, leagues, seasons, tables, fixtures, matches, teams, ninjas and "
-    "newsletters; enter results and trigger schedules with a token (docs/api.md).",
+    "DESCRIPTION": "Read the rules catalog, leagues, seasons, tables, fixtures, matches, teams, ninjas, leaderboards, "
+    "strength ratings and newsletters; enter results and trigger schedules with a token (docs/api.md).",
     "VERSION": "1.0.0",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -370,6 +370,8 @@ SPECTACULAR_SETTINGS = {
         "NewsletterKindEnum": "newsletters.models.Newsletter.Kind",
         "ProfileKindEnum": "rules.models.Profile.Kind",
         "ElementEnum": "rules.models.Element",
+        "LeaderboardBoardEnum": "stats.selectors.leaderboards.BOARD_KEYS",
+        "RatingSystemEnum": "teams.models.StrengthRating.System",
     },
 }
 

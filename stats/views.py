@@ -17,7 +17,7 @@ from stats import charts
 from stats.forms import KINDS, BalanceFilterForm
 from stats.intervals import THIN
 from stats.models import RatingsState
-from stats.selectors import balance, history, leaderboards
+from stats.selectors import balance, history, leaderboards, ratings
 from stats.selectors.balance import BalanceFilter
 from stats.selectors.leaderboards import Scope
 from teams.models import Ninja, StrengthRating, Team
@@ -81,6 +81,8 @@ def _leaderboards(request: HttpRequest, scope: Scope, league: League | None) -> 
         "seasons": seasons,
         "boards": leaderboards.leaderboards(scope),
         "limit": leaderboards.LIMIT,
+        "csv_url": scope.csv_url(),
+        "csv_rows": leaderboards.MAX_LIMIT,
     }
     return render(request, "stats/leaderboards.html", context)
 
@@ -139,13 +141,7 @@ def _ratings(request: HttpRequest, *, coaches: bool) -> HttpResponse:
     system = request.GET.get("system")
     if system not in StrengthRating.System.values:
         system = StrengthRating.System.GLICKO2
-    rows = StrengthRating.objects.filter(system=system)
-    rows = (
-        rows.filter(coach__isnull=False).select_related("coach")
-        if coaches
-        else rows.filter(team__isnull=False).select_related("team", "team__owner", "team__clan")
-    )
-    page = _page(request, rows.order_by("-rating", "id"), RATINGS_PER_PAGE)
+    page = _page(request, ratings.strength_ratings(coaches=coaches, system=system), RATINGS_PER_PAGE)
     context = {
         "page": page,
         "coaches": coaches,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.db import connection
 from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import Rank
+from django.urls import reverse
 
 from league.models import League, Season
 from matches.models import Match, MatchNinja, MatchTeam
@@ -50,6 +51,27 @@ class Scope:
         elif self.league is not None:
             where, params = where + f" AND {alias}.league_id = %s", [*params, self.league.pk]
         return where, params
+
+    @property
+    def kind(self) -> str:
+        return "season" if self.season is not None else "league" if self.league is not None else "all"
+
+    def _url(self, names: tuple[str, str, str]) -> str:
+        if self.season is not None:
+            return reverse(names[2], kwargs={"slug": self.season.league.slug, "number": self.season.number})
+        if self.league is not None:
+            return reverse(names[1], kwargs={"slug": self.league.slug})
+        return reverse(names[0])
+
+    def page_url(self) -> str:
+        """The leaderboards page of the scope."""
+        return self._url(("stats:leaderboards", "stats:league_leaderboards", "stats:season_leaderboards"))
+
+    def csv_url(self) -> str:
+        """Its CSV download (api.exports, named by string as every page names the downloads)."""
+        return self._url(
+            ("exports:leaderboards_csv", "exports:league_leaderboards_csv", "exports:season_leaderboards_csv")
+        )
 
     @property
     def title(self) -> str:
@@ -265,16 +287,33 @@ def longest_unbeaten_runs(scope: Scope, limit: int = LIMIT) -> list[RunRow]:
     return [RunRow(**{**row, "ongoing": bool(row["ongoing"])}) for row in rows]
 
 
-def leaderboards(scope: Scope, limit: int = LIMIT) -> list[Board]:
-    """Every board and record of the scope: ten queries, whatever the number of matches."""
+#: Every board and record: key -> (title, unit, what a row links to, the selector). The pages, the
+#: API (api.views.LeaderboardList) and the CSV downloads (api.exports) all read them from here.
+BOARDS = {
+    "xp": ("Most XP", "XP", "ninja", most_xp),
+    "injuries": ("Most injuries inflicted", "injuries", "ninja", lambda s, n: ninja_leaders(s, "injuries", n)),
+    "reveals": ("Most reveals", "reveals", "ninja", lambda s, n: ninja_leaders(s, "reveals", n)),
+    "all_stars": ("Most All-Star awards", "awards", "ninja", lambda s, n: ninja_leaders(s, "all_star_awards", n)),
+    "wins": ("Most wins", "wins", "team", most_wins),
+    "unbeaten": ("Longest unbeaten run", "games", "run", longest_unbeaten_runs),
+    "koban": ("Most koban earned", "koban", "team", most_koban),
+    "biggest_win": ("Biggest win", "points", "match", biggest_wins),
+    "biggest_upset": ("Biggest upset (rating gap)", "rating", "match", biggest_upsets),
+}
+BOARD_KEYS = tuple(BOARDS)
+#: The most rows a board may be asked for (the API's ``limit``, the CSV downloads).
+MAX_LIMIT = 100
+
+
+def leaderboards(scope: Scope, limit: int = LIMIT, keys: list[str] | None = None) -> list[Board]:
+    """Every board and record of the scope (or those of ``keys``, in the boards' order): one query
+    a board, whatever the number of matches."""
+    if keys is not None and not set(keys) <= set(BOARDS):
+        raise ValueError(f"not a board: {sorted(set(keys) - set(BOARDS))}")
+    if not 1 <= limit <= MAX_LIMIT:
+        raise ValueError(f"limit out of range: {limit}")
     return [
-        Board("xp", "Most XP", "XP", "ninja", most_xp(scope, limit)),
-        Board("injuries", "Most injuries inflicted", "injuries", "ninja", ninja_leaders(scope, "injuries", limit)),
-        Board("reveals", "Most reveals", "reveals", "ninja", ninja_leaders(scope, "reveals", limit)),
-        Board("all_stars", "Most All-Star awards", "awards", "ninja", ninja_leaders(scope, "all_star_awards", limit)),
-        Board("wins", "Most wins", "wins", "team", most_wins(scope, limit)),
-        Board("unbeaten", "Longest unbeaten run", "games", "run", longest_unbeaten_runs(scope, limit)),
-        Board("koban", "Most koban earned", "koban", "team", most_koban(scope, limit)),
-        Board("biggest_win", "Biggest win", "points", "match", biggest_wins(scope, limit)),
-        Board("biggest_upset", "Biggest upset (rating gap)", "rating", "match", biggest_upsets(scope, limit)),
+        Board(key, title, unit, kind, rows(scope, limit))
+        for key, (title, unit, kind, rows) in BOARDS.items()
+        if keys is None or key in keys
     ]

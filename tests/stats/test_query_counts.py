@@ -1,6 +1,7 @@
-"""Every statistics page, and the scroll and table that show the strength ratings, makes as many
-queries in a league of 64 teams as in one of 8 (issue 16's acceptance), each league with a
-finished season (playoffs included) and a running one, its ratings computed."""
+"""Every statistics page, the scroll and table that show the strength ratings, and the leaderboards
+and ratings of the API and the CSV downloads make as many queries in a league of 64 teams as in one
+of 8 (issue 16's acceptance), each league with a finished season (playoffs included) and a running
+one, its ratings computed."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ MAX_QUERIES = 20
 
 def pages(league, team) -> dict[str, str]:
     ninja = team.ninjas.get()
+    season = league.seasons.get(number=2)
     return {
         "honours": reverse("stats:honours", kwargs={"slug": league.slug}),
         "team_history": reverse("stats:team_history", kwargs={"pk": team.pk}),
@@ -35,6 +37,16 @@ def pages(league, team) -> dict[str, str]:
         "coach_ratings": reverse("stats:coach_ratings") + "?system=glicko2",
         "scroll": reverse("teams:detail", kwargs={"pk": team.pk}),
         "table": reverse("league:season_detail", kwargs={"slug": league.slug, "number": 2}),
+        # the same boards and ratings in the API and the CSV downloads (api/, named by string)
+        "api_leaderboards": reverse("api:leaderboards"),
+        "api_league_leaderboards": reverse("api:leaderboards") + f"?league={league.slug}&limit=100",
+        "api_season_board": reverse("api:leaderboards") + f"?league={league.slug}&season={season.pk}&board=unbeaten",
+        "api_ratings": reverse("api:ratings") + f"?league={league.slug}",
+        "api_coach_ratings": reverse("api:ratings") + "?kind=coach&page_size=200",
+        "leaderboards_csv": reverse("exports:leaderboards_csv"),
+        "league_leaderboards_csv": reverse("exports:league_leaderboards_csv", kwargs={"slug": league.slug}),
+        "season_board_csv": reverse("exports:season_leaderboards_csv", kwargs={"slug": league.slug, "number": 2})
+        + "?board=xp",
     }
 
 
@@ -43,6 +55,11 @@ def count(client, url: str) -> int:
         resp = client.get(url)
     assert resp.status_code == 200, url
     assert "No confirmed game yet." not in resp.content.decode(), url
+    if resp["Content-Type"].startswith("application/json"):  # the API: something to list, every board full
+        results = resp.json()["results"]
+        assert results and all(item.get("rows", True) for item in results), url
+    elif resp["Content-Type"].startswith("text/csv"):
+        assert resp.content.count(b"\r\n") > 2, url
     return len(ctx.captured_queries)
 
 

@@ -522,6 +522,10 @@ RULES.update(
         "exports:table_csv": [_public(lambda w: {"slug": w.league.slug, "number": w.season.number})],
         "exports:roster_csv": [_public(lambda w: {"pk": w.team_a.pk})],
         "exports:league_export": [Case(kwargs=_league, get=MASTER, post=None)],
+        # the leaderboards as CSV: public, as the leaderboard pages (stats.views)
+        "exports:leaderboards_csv": [_public()],
+        "exports:league_leaderboards_csv": [_public(_league)],
+        "exports:season_leaderboards_csv": [_public(_season)],
         "api:api-root": [_public()],
         "api:schema": [_public()],
         "api:docs": [_public()],
@@ -587,6 +591,9 @@ RULES.update(
         "api:ninja-list": [_public()],
         "api:ninja-detail": [_public(lambda w: {"pk": w.ninja_a.pk})],
         "api:newsletter-list": [_public()],
+        # leaderboards and strength ratings: public, as their pages (stats.views)
+        "api:leaderboards": [_public()],
+        "api:ratings": [_public()],
         "api:newsletter-detail": [
             _public(lambda w: {"pk": w.extra["published"].pk}, "published"),
             Case(kwargs=lambda w: {"pk": w.extra["draft"].pk}, get=MASTER, post=None, label="draft"),
