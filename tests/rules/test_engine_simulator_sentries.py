@@ -427,3 +427,46 @@ def test_no_lantern_no_light():
 def test_sentries_are_in_the_training_ground_before_set_up():
     match = match_of("infiltration", [ninja("a")], [ninja("b")])
     assert all(s.where == TRAINING for s in match.board.sentries)
+
+
+@pytest.mark.parametrize("challenge", ["infiltration", "search"])
+@pytest.mark.parametrize("seed", [3, 4])
+def test_in_a_whole_game_every_sentry_on_the_board_activates_exactly_once_a_round(challenge, seed):
+    from tests.rules.simulator_rosters import sim_team
+    from tests.rules.test_engine_simulator_policies import TORA
+
+    match = Match(
+        [sim_team(1, TORA), sim_team(2, TORA)],
+        CHALLENGES[challenge],
+        random.Random(seed),
+        None,
+        FightPolicy(),
+        DEFAULT_GEOMETRY,
+    )
+    rules = match.rules
+    expected, activated = {}, []
+    start, activate = rules.start_round, rules.activate_sentry
+
+    def on_start():
+        start()
+        expected[match.journal.round] = sorted(s.index for s in match.board.sentries if s.on_board)
+
+    def on_activate(s, t):
+        activated.append((match.journal.round, s.index))
+        activate(s, t)
+
+    rules.start_round, rules.activate_sentry = on_start, on_activate
+    result = match.play()
+    assert result.rounds_played == CHALLENGES[challenge].rounds
+    for rnd, on_board_then in expected.items():
+        this_round = [i for r, i in activated if r == rnd]
+        assert len(this_round) == len(set(this_round))  # never twice
+        assert set(this_round) <= set(on_board_then)
+        # one left out only when it was Injured (by a defender's dice) before its turn came
+        injured = {
+            i
+            for i in range(SENTRIES)
+            if any(line.startswith(f"R{rnd}: Samurai Sentry {i + 1} is Injured") for line in result.log)
+        }
+        assert set(on_board_then) - set(this_round) <= injured
+    assert any("Samurai Sentry" in line and "attacks" in line for line in result.log)

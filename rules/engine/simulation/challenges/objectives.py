@@ -132,6 +132,8 @@ class SentryGuarded(Challenge):
             test = affinity_test(rep.ninja.affinities, rng=match.rng)
             self.journal.record_dice("sentry activation", rep.name, test.faces)
             scores[t] = test.matches
+        if not scores:
+            return match.initiative
         top = max(scores.values())
         leaders = [t for t, v in scores.items() if v == top]
         return leaders[0] if len(leaders) == 1 else match.initiative
