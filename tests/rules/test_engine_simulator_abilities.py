@@ -569,15 +569,6 @@ def test_poison_rolls_a_die_at_the_end_of_the_activation():
     assert outcomes == {"Injured", "Stunned", "nothing"}
 
 
-def test_delay_keeps_an_injured_sentry_out_for_two_rounds():
-    match, _m = setup([ninja("a")], [ninja("b")], challenge="infiltration")
-    match.rules.sentries_down = [2]
-    match.rules.upkeep()
-    assert match.rules.sentries_down == [1]
-    match.rules.upkeep()
-    assert match.rules.sentries_down == []
-
-
 def test_haste_is_a_second_attack_action():
     match, m = setup([ninja("hasty", attack=4)], [ninja("a", defense=6), ninja("b", defense=6)], seed=1)
     m["hasty"].haste = 1

@@ -187,7 +187,7 @@ MATCHUPS: list[tuple[str, tuple[str, ...], tuple[int, ...] | None, dict]] = [
         "geometry",
         ("tora", "ijin"),
         None,
-        {"geometry": Geometry(crowd=0.6, near=0.5, back_on_approach=0.9, back_on_turn=0.6, sentry=0.9, lantern=0.5)},
+        {"geometry": Geometry(crowd=0.6, near=0.5, back_on_approach=0.9, back_on_turn=0.6, lantern=0.5)},
     ),
     ("policy", ("ika", "ronin-a"), (10, 20), {"policy": FightPolicy(stun_value=0.6, use_tokens=False)}),
     ("four-teams-max", ("tora-max", "ijin-max", "ika-max", "keywords"), None, {}),

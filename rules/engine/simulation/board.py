@@ -55,9 +55,10 @@ class Geometry:
     influence zone.  ``back_on_turn``: when a model turns to face its
     target, each other adjacent enemy ends up behind it.  ``friend_in_zone``:
     an assisting friend stands in the attacker's own influence zone (Fire
-    Stuns it).  ``sentry``: a model at a guarded objective is attacked by a
-    sentry first.  ``lantern``: a model in Stealth that moves loses it to a
-    lantern's light.
+    Stuns it).  ``lantern``: a move through a placed lantern's band (within
+    one space of its depth) passes within one space of it (the board has no
+    width: this is the share of the lanes its light covers); a model in
+    Stealth then loses it.
 
     Terrain ("Terrain", rulebook lines 207-227): ``rough``: each space of a move
     is rough terrain or foliage (two movement points; Surefoot one);
@@ -75,7 +76,6 @@ class Geometry:
     back_on_approach: float = 0.5
     back_on_turn: float = 0.3
     friend_in_zone: float = 0.5
-    sentry: float = 0.5
     lantern: float = 0.15
     rough: float = 0.1
     climb: float = 0.15
@@ -86,6 +86,15 @@ class Geometry:
 
 
 DEFAULT_GEOMETRY = Geometry()
+
+#: Lanterns and shrines at set-up ("Setup", rulebook lines 81-82): at least four and at most six lanterns,
+#: at most four shrines, each at least two spaces from any deployment zone (the two edges).
+LANTERNS_MIN, LANTERNS_MAX, SHRINES_MAX, CLEAR_OF_EDGES = 4, 6, 4, 2
+
+#: Samurai Sentry ("Sentries", rulebook line 545): Movement 5, Attack 3, Defense 3; six of them; an
+#: activated sentry attacks the closest visible model within five spaces, otherwise moves up to three.
+SENTRIES, SENTRY_MOVEMENT, SENTRY_ATTACK, SENTRY_DEFENSE = 6, 5, 3, 3
+SENTRY_SIGHT, SENTRY_IDLE_MOVE = 5, 3
 
 #: The status effects a shrine may radiate ("Shrines", rulebook lines 224-227).
 DETRIMENTAL_SHRINES = ("Curse", "Poison", "Slow")
@@ -104,6 +113,29 @@ class Shrine:
     @property
     def detrimental(self) -> bool:
         return self.effect in DETRIMENTAL_SHRINES
+
+
+@dataclass(eq=False)
+class Sentry:
+    """A Samurai Sentry (Infiltration, Search): nobody's model. ``position`` is its depth in the first
+    team's frame (as shrines and lanterns); ``guards`` the index of the object it was deployed to
+    guard; ``delay`` its Delay tokens while in the Healing House."""
+
+    index: int
+    where: str = TRAINING
+    position: int = 0
+    guards: int = 0
+    stun: int = 0
+    delay: int = 0
+    activated: bool = False
+
+    @property
+    def name(self) -> str:
+        return f"Samurai Sentry {self.index + 1}"
+
+    @property
+    def on_board(self) -> bool:
+        return self.where == BOARD
 
 
 @dataclass(eq=False)
@@ -241,6 +273,8 @@ class Board:
         self.geo = geometry
         self.journal = journal
         self.shrines: list[Shrine] = []
+        self.lanterns: list[int] = []  # depths in the first team's frame
+        self.sentries: list[Sentry] = []  # the challenge's sentries (Infiltration, Search)
 
     # -- who is where --------------------------------------------------------
 
@@ -382,9 +416,8 @@ class Board:
             m.engaged.add(bride.uid)
             bride.engaged.add(m.uid)
             self.journal.say(f"{m.name} is caught by {bride.name}'s Binding Bride")
-        if m.stealth and self.rng.random() < self.geo.lantern:
-            m.stealth = False
-            self.journal.say(f"{m.name} loses Stealth to a lantern")
+        if m.stealth and self.lanterns and new != start:
+            self.pass_lanterns(m, start, new)
         if m.stealth and new != start and not m.has("Surefoot") and self.rng.random() < self.geo.foliage:
             m.stealth = False
             self.journal.say(f"{m.name} moves through foliage and loses Stealth")
@@ -393,9 +426,29 @@ class Board:
             self.pass_shrines(m, start, new)
 
     def frame(self, m: Model, progress: int) -> int:
-        """``progress`` of a model of ``m``'s team in the first team's frame (shrines are placed in it).
-        With three or four teams every team faces the first across the same depth."""
+        """``progress`` of a model of ``m``'s team in the first team's frame (shrines, lanterns and
+        sentries are placed in it), and back: the map is its own inverse. With three or four teams
+        every team faces the first across the same depth."""
         return progress if m.team == 0 else BOARD_DEPTH - progress
+
+    def spot(self, m: Model) -> int:
+        """``m``'s depth in the first team's frame."""
+        return m.progress if m.team == 0 else BOARD_DEPTH - m.progress
+
+    def sentry_distance(self, s: Sentry, m: Model) -> int:
+        """Spaces between a sentry and a model (depth only: the board has no width; 1 when adjacent)."""
+        return max(1, abs(s.position - self.spot(m)))
+
+    def pass_lanterns(self, m: Model, start: int, new: int) -> None:
+        """ "Lanterns" (rulebook line 222): a model in Stealth that moves within one space of a lantern
+        loses Stealth. A move through a lantern's band (within one space of its depth) passes within
+        one space of it with chance ``Geometry.lantern`` (the lanes its light covers)."""
+        lo, hi = sorted((self.frame(m, start), self.frame(m, new)))
+        for depth in self.lanterns:
+            if lo - 1 <= depth <= hi + 1 and self.rng.random() < self.geo.lantern:
+                m.stealth = False
+                self.journal.say(f"{m.name} loses Stealth to a lantern")
+                return
 
     def pass_shrines(self, m: Model, start: int, new: int) -> None:
         """A move from ``start`` to ``new`` through a shrine's band (within one space of its position)

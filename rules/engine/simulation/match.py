@@ -22,7 +22,20 @@ from ..league import UnderdogBonus
 from ..records import MatchRecord
 from .abilities import Abilities
 from .actions import Actions
-from .board import BOARD_DEPTH, HEALING, OUT, TRAINING, Board, Geometry, Model, Shrine
+from .board import (
+    BOARD_DEPTH,
+    CLEAR_OF_EDGES,
+    HEALING,
+    LANTERNS_MAX,
+    LANTERNS_MIN,
+    OUT,
+    SHRINES_MAX,
+    TRAINING,
+    Board,
+    Geometry,
+    Model,
+    Shrine,
+)
 from .challenges import SimChallenge, rules_for
 from .journal import Journal
 from .policy import CAUTIOUS, SidePolicy, TargetingPolicy
@@ -121,18 +134,40 @@ class Match:
         for t in range(self.n):
             self.deploy(t, start=True)
         self.initiative = self.roll_initiative("setup initiative")
-        self.place_shrines()
+        self.place_lanterns_and_shrines()
         self.rules.setup(self.initiative)
 
-    def place_shrines(self) -> None:
-        """Set-up step 4: from the initiative player, each team places one shrine (at most four; the
-        lanterns are the ``Geometry.lantern`` chance): the effect and the place its policy says."""
-        for t in [(self.initiative + i) % self.n for i in range(self.n)][:4]:
-            effect, where = self.side_policies[t].shrine
-            from_own_edge = 6 if where == "own" else BOARD_DEPTH - 6
-            position = from_own_edge if t == 0 else BOARD_DEPTH - from_own_edge
-            self.board.shrines.append(Shrine(effect, position, t))
-            self.journal.say(f"{self.tname(t)} places a {effect} shrine")
+    def place_lanterns_and_shrines(self) -> None:
+        """Set-up step 4 ("Setup", rulebook lines 81-82): from the initiative player the teams take
+        turns placing a lantern or a shrine, at least two spaces from either edge, until all have
+        passed in a row; nobody may pass before four lanterns are down; at most six lanterns and four
+        shrines. Policy (:class:`~.policy.SidePolicy`): a team places its one shrine first (the effect
+        and place its ``shrine`` says), then a lantern while there are fewer than four or than its
+        ``lanterns``, at the free depth nearest ``lantern_at`` spaces from its own edge."""
+        board, order = self.board, [(self.initiative + i) % self.n for i in range(self.n)]
+        placed_shrine: set[int] = set()
+        passes, turn = 0, 0
+        while passes < self.n:
+            t = order[turn % self.n]
+            turn += 1
+            policy = self.side_policies[t]
+            if t not in placed_shrine and len(board.shrines) < SHRINES_MAX:
+                placed_shrine.add(t)
+                effect, where = policy.shrine
+                from_own_edge = 6 if where == "own" else BOARD_DEPTH - 6
+                position = from_own_edge if t == 0 else BOARD_DEPTH - from_own_edge
+                board.shrines.append(Shrine(effect, position, t))
+                self.journal.say(f"{self.tname(t)} places a {effect} shrine")
+            elif len(board.lanterns) < LANTERNS_MIN or len(board.lanterns) < min(LANTERNS_MAX, policy.lanterns):
+                wanted = policy.lantern_at if t == 0 else BOARD_DEPTH - policy.lantern_at
+                free = [d for d in range(CLEAR_OF_EDGES, BOARD_DEPTH - CLEAR_OF_EDGES + 1) if d not in board.lanterns]
+                depth = min(free, key=lambda d: (abs(d - wanted), abs(d - BOARD_DEPTH / 2)))
+                board.lanterns.append(depth)
+                self.journal.say(f"{self.tname(t)} places a lantern")
+            else:
+                passes += 1
+                continue
+            passes = 0
 
     def start_round(self) -> None:
         self.journal.round += 1
@@ -143,6 +178,7 @@ class Match:
         if self.journal.round > 1:
             self.initiative = self.roll_initiative("initiative")
         self.journal.say(f"{self.tname(self.initiative)} has the initiative")
+        self.rules.start_round()
         for m in self.board.on_board():
             self.actions.at_round_start(m)
 
@@ -162,6 +198,8 @@ class Match:
                     return
             if not any_active:
                 break
+            self.rules.after_turns()
+        self.rules.before_round_end()
         for m in self.board.on_board():
             self.actions.at_round_end(m)
 

@@ -53,7 +53,9 @@ class SidePolicy:
     out of every enemy's sight) when an enemy could charge it next; ``objective_margin``: the value of
     a fight that pulls a model off a challenge objective (medal, crate); ``shrine``: the shrine it
     places at set-up and where (``own``: six spaces from its own edge, ``enemy``: six from the
-    enemy's).
+    enemy's); ``lanterns``: how many lanterns it wants on the board (it places one on its turn while
+    there are fewer, then passes; the rulebook's four are placed whatever it wants);
+    ``lantern_at``: where it puts them, in spaces from its own edge (the free depth nearest to it).
     """
 
     name: str = "cautious"
@@ -62,11 +64,20 @@ class SidePolicy:
     hide: bool = True
     objective_margin: float = 1.0
     shrine: tuple[str, str] = ("Protect", "own")
+    lanterns: int = 6
+    lantern_at: int = 5
 
 
 CAUTIOUS = SidePolicy()
 AGGRESSIVE = SidePolicy(
-    name="aggressive", self_injury=0.6, attack_floor=-0.3, hide=False, objective_margin=0.0, shrine=("Slow", "enemy")
+    name="aggressive",
+    self_injury=0.6,
+    attack_floor=-0.3,
+    hide=False,
+    objective_margin=0.0,
+    shrine=("Slow", "enemy"),
+    lanterns=4,
+    lantern_at=13,
 )
 #: The policy levels by name (the balance study and the app pick them by name).
 LEVELS = {p.name: p for p in (CAUTIOUS, AGGRESSIVE)}

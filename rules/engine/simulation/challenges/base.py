@@ -46,6 +46,15 @@ class Challenge(Part):
 
     # -- during the game -----------------------------------------------------
 
+    def start_round(self) -> None:
+        """The start of a round, before the models' round-start abilities (Delay comes off here)."""
+
+    def after_turns(self) -> None:
+        """Every team has had a turn (one activation each) in this round (sentries act here)."""
+
+    def before_round_end(self) -> None:
+        """Every model has activated; before the round's end (unactivated sentries act here)."""
+
     def action(self, m: Model, mv: int, stunned: bool) -> bool:
         """``m``'s objective for this activation, instead of a combat action; True if it took
         one. By default a model searches when the only enemies near it are hidden."""

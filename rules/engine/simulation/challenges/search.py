@@ -2,7 +2,7 @@
 1 point; checking it, a die: matching the crate's element finds an objective, 3 more points, and the
 crate is gone. XP: ``check_crate`` per check, ``find_objective``. Models start in Stealth (the set-up ruling in :mod:`rules.engine.challenges`).
 
-The crates stand in the centre band. Policy: a free model goes to check a crate (face-down ones
+The crates stand in the centre band, a sentry deployed next to each. Policy: a free model goes to check a crate (face-down ones
 first) unless a fight is worth more."""
 
 from __future__ import annotations
@@ -32,6 +32,11 @@ class Search(SentryGuarded):
         faces = list(ELEMENTS)
         self.match.rng.shuffle(faces)
         self.crates = [Crate(f) for f in faces]
+        self.deploy_sentries(first)
+
+    def guarded(self) -> list[int]:
+        """The crates stand in the centre band (the board has no width to spread them over)."""
+        return [CENTRE] * len(self.crates)
 
     def action(self, m: Model, mv: int, stunned: bool) -> bool:
         crates = [c for c in self.crates if not c.gone]
@@ -41,8 +46,6 @@ class Search(SentryGuarded):
             return False
         if abs(m.progress - CENTRE) > 1:
             self.match.actions.advance(m, mv if stunned else 2 * mv, goal=CENTRE)
-            return True
-        if not self.sentry_attack(m):
             return True
         crate = next((c for c in crates if not c.face_up), crates[0])
         m.feats["check_crate"] += 1
