@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from rules.models import Clan
 from stats.selectors import history
 from teams.models import Team
 from tests.factories import UserFactory
@@ -102,7 +103,7 @@ def test_empty_states(client, catalog):
     user = UserFactory()
     resp = client.get(reverse("stats:coach", kwargs={"username": user.username}))
     assert "has no team yet" in resp.content.decode()
-    team = Team.objects.create(name="Lonely", owner=user, clan_id=1)
+    team = Team.objects.create(name="Lonely", owner=user, clan=Clan.objects.order_by("pk").first())
     assert "has not played a season yet" in client.get(reverse("stats:team_history", args=[team.pk])).content.decode()
     assert client.get(reverse("stats:coach", kwargs={"username": "nobody-here"})).status_code == 404
     assert client.get(reverse("stats:ninja_career", args=[999999])).status_code == 404
