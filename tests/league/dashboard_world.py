@@ -110,7 +110,7 @@ def dash_world(
     }
     for _ in range(extra_teams):
         make_team(owner=player)
-    for state, matches in world.fixtures.items():
+    for matches in world.fixtures.values():
         for match in matches:
             match.refresh_from_db()
     return world
