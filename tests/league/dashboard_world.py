@@ -123,5 +123,5 @@ def small_world() -> DashWorld:
 def large_world() -> DashWorld:
     """More teams, more history, and more of everything than a list shows."""
     return dash_world(
-        teams=28, history=3, to_confirm=6, disputed=6, rejected=6, in_play=1, rolls=7, applications=7, extra_teams=12
+        teams=24, history=3, to_confirm=6, disputed=2, rejected=6, in_play=1, rolls=7, applications=7, extra_teams=12
     )
