@@ -14,7 +14,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from common.ui import add_service_errors, submit_form
 from league import dashboard, selectors, services
@@ -319,6 +319,7 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @login_required
+@require_safe
 def season_desk(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The master's desk: the season's rounds at a glance and what waits for the master."""
     season = _season(slug, number)
