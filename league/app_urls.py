@@ -23,6 +23,7 @@ urlpatterns = [
     path("<slug:slug>/seasons/new/", views.season_create, name="season_create"),
     path("<slug:slug>/seasons/<int:number>/", views.season_detail, name="season_detail"),
     path("<slug:slug>/seasons/<int:number>/fixtures/", views.season_fixtures, name="season_fixtures"),
+    path("<slug:slug>/seasons/<int:number>/desk/", views.season_desk, name="season_desk"),
     path("<slug:slug>/seasons/<int:number>/fixtures/new/", views.fixture_create, name="fixture_create"),
     path("<slug:slug>/seasons/<int:number>/bracket/", views.season_bracket, name="season_bracket"),
     path("<slug:slug>/seasons/<int:number>/rounds/<int:round_number>/dates/", views.round_dates, name="round_dates"),

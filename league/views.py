@@ -14,10 +14,10 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from common.ui import add_service_errors, submit_form
-from league import selectors, services
+from league import dashboard, selectors, services
 from league.forms import (
     ApplicationDecisionForm,
     ApplyForm,
@@ -66,16 +66,12 @@ def _season(slug: str, number: int) -> Season:
 
 
 def home(request: HttpRequest) -> HttpResponse:
-    leagues = list(selectors.leagues_for_list()[:12])
-    my_teams = []
+    """A signed-in player's dashboard (what waits for them); anonymous visitors get the front page
+    (page-cached: league/pagecache.py caches anonymous GETs only)."""
     if request.user.is_authenticated:
-        my_teams = list(
-            Team.objects.filter(owner=request.user)
-            .exclude(status=Team.Status.RETIRED)
-            .select_related("clan", "league")
-            .order_by("name")
-        )
-    return render(request, "home.html", {"leagues": leagues, "my_teams": my_teams})
+        return render(request, "league/dashboard.html", {"dash": dashboard.player_dashboard(request.user)})
+    leagues = list(selectors.leagues_for_list()[:12])
+    return render(request, "home.html", {"leagues": leagues, "my_teams": []})
 
 
 def healthz(request: HttpRequest) -> JsonResponse:
@@ -129,6 +125,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "is_master": is_master,
         "can_apply": can_apply,
         "table": selectors.league_table(current)[:8] if current else [],
+        "progress": dashboard.season_progress(current) if current else None,
     }
     return render(request, "league/league_detail.html", context)
 
@@ -321,6 +318,21 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "league/season_detail.html", context)
 
 
+@login_required
+@require_safe
+def season_desk(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The master's desk: the season's rounds at a glance and what waits for the master."""
+    season = _season(slug, number)
+    require_master(request.user, season.league)
+    if season.is_finished:
+        raise Http404("This season is finished: its desk is closed.")
+    return render(
+        request,
+        "league/season_desk.html",
+        {"season": season, "league": season.league, "is_master": True, "desk": dashboard.master_desk(season)},
+    )
+
+
 def season_fixtures(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season = _season(slug, number)
     rounds = selectors.season_rounds(season)
@@ -345,7 +357,13 @@ def season_bracket(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return render(
         request,
         "league/season_bracket.html",
-        {"season": season, "league": season.league, "rounds": rounds, "total_rounds": total},
+        {
+            "season": season,
+            "league": season.league,
+            "rounds": rounds,
+            "total_rounds": total,
+            "is_master": is_league_master(request.user, season.league),
+        },
     )
 
 

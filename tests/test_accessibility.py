@@ -354,6 +354,7 @@ def test_every_page_has_a_skip_link_and_labelled_tables(catalog, fast_hasher, ea
         "teams:ledger",
         "matches:detail",
         "league:season_detail",
+        "league:season_desk",
         "rules:index",
         "rules:tables",
         "rules:odds",

@@ -413,6 +413,7 @@ RULES: dict[str, list[Case]] = {
     ],
     "league:season_detail": [_public(_season)],
     "league:season_fixtures": [_public(_season)],
+    "league:season_desk": [Case(kwargs=_season, get=MASTER, post=None)],
     "league:season_bracket": [_public(_season)],
     "league:fixture_create": [
         Case(kwargs=_season, get=IN_MATCH, post=IN_MATCH, data=lambda w: {"home": w.team_a.pk, "away": w.team_b.pk})

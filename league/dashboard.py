@@ -1,0 +1,441 @@
+"""Reads for the dashboards (issue 14): a player's home page (what waits for them), the master's
+desk (a running season's rounds at a glance, and what waits for the master) and the current
+round's progress on a league's front page.
+
+Every function runs a fixed number of queries, and every list is bounded: the first ``LIMIT``
+items and how many there are in all (a window count in the same query), so neither the queries
+nor the rows fetched grow with the league's history. Several lists are read in one query: each
+row is put in a category by a ``CASE`` and numbered within it by a window, and only the first
+rows of each category are fetched.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from django.db.models import (
+    Case,
+    CharField,
+    Count,
+    Exists,
+    F,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.functions import Coalesce, RowNumber
+from django.utils import timezone
+
+from league.models import Round, Season
+from league.selectors import MATCH_JSON_FIELDS, sides_prefetch
+from matches.models import AWAITING_STATUSES, Match, MatchTeam, playoff_round
+from teams.models import AdvancementRoll, Ninja, Team
+
+#: How many items each list of a dashboard shows (then "and N more", with a link).
+LIMIT = 5
+#: How many of a player's teams the dashboard lists.
+TEAM_LIMIT = 10
+
+T = TypeVar("T")
+
+SCHEDULED, SUBMITTED, DISPUTED = Match.Status.SCHEDULED, Match.Status.SUBMITTED, Match.Status.DISPUTED
+
+
+@dataclass
+class Bounded(Generic[T]):
+    """The first items of a list, and how many the list holds in all."""
+
+    items: list[T] = field(default_factory=list)
+    total: int = 0
+
+    @property
+    def more(self) -> int:
+        return max(0, self.total - len(self.items))
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+    def __iter__(self):
+        return iter(self.items)
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+
+def _bounded(rows: Iterable) -> Bounded:
+    """Rows annotated with ``total`` (a window count over the whole list, before the slice)."""
+    rows = list(rows)
+    return Bounded(items=rows, total=rows[0].total if rows else 0)
+
+
+def due_expression() -> Coalesce:
+    """A fixture's deadline: its own, else its round's (as ``selectors.fixture_dates`` reads it)."""
+    round_deadline = Round.objects.filter(
+        season=OuterRef("season"), stage=OuterRef("stage"), round_number=OuterRef("round_number")
+    ).values("deadline")[:1]
+    return Coalesce("deadline", Subquery(round_deadline))
+
+
+def _first_of_each(queryset: QuerySet, category: Case, order_by: list, limit: int) -> list:
+    """The first ``limit`` rows of each category (``None``: left out), each with ``category``,
+    ``total`` (rows of its category) and in ``order_by``'s order, in one query."""
+    return list(
+        queryset.annotate(category=category)
+        .filter(category__isnull=False)
+        .annotate(
+            row=Window(RowNumber(), partition_by=[F("category")], order_by=order_by),
+            total=Window(Count("id"), partition_by=[F("category")]),
+        )
+        .filter(row__lte=limit)
+        .order_by("category", "row")
+    )
+
+
+def _fixture_order() -> list:
+    """Soonest deadline first (no deadline last), then round, then creation."""
+    return [F("due").asc(nulls_last=True), F("round_number").asc(nulls_last=True), F("id").asc()]
+
+
+# --- a player's dashboard -------------------------------------------------------------------------
+
+#: The categories of a player's matches on the dashboard.
+NEXT, TO_CONFIRM, DISPUTED_RESULT, REJECTED = "next", "confirm", "disputed", "rejected"
+
+
+@dataclass
+class DashboardMatch:
+    """A match on the dashboard: the player's side(s) and the opponents."""
+
+    match: Match
+    mine: list[Team]
+    opponents: list[Team]
+
+    @property
+    def due(self) -> dt.date | None:
+        return self.match.due
+
+
+class MatchList(Bounded[DashboardMatch]):
+    """A bounded list of the player's matches."""
+
+    @property
+    def seasons(self) -> list[Season]:
+        """The seasons of the matches shown, each once (where the rest of the list is)."""
+        seen: dict[int, Season] = {}
+        for item in self.items:
+            if item.match.season_id is not None:
+                seen.setdefault(item.match.season_id, item.match.season)
+        return list(seen.values())
+
+
+@dataclass
+class Dashboard:
+    teams: Bounded[Team]
+    applications: Bounded[Team]
+    next_fixtures: MatchList
+    to_confirm: MatchList
+    disputed: MatchList
+    rejected: MatchList
+    rolls: Bounded[AdvancementRoll]
+    mastered: list[Season]
+    today: dt.date
+
+    @property
+    def in_a_league(self) -> bool:
+        """One of the teams shown is accepted in a league."""
+        return any(t.entry_status == Team.EntryStatus.ACCEPTED for t in self.teams)
+
+    @property
+    def waiting(self) -> int:
+        """Items waiting for the player to act on."""
+        return self.to_confirm.total + self.rejected.total + self.rolls.total
+
+
+def player_matches(user, *, limit: int = LIMIT) -> dict[str, MatchList]:
+    """The player's next fixtures, results waiting for their confirmation, their disputed results
+    and their rejected results (to enter again): the first ``limit`` of each and each list's size,
+    in two queries (the matches, then their sides)."""
+    mine = Exists(MatchTeam.objects.filter(match=OuterRef("pk"), team__owner=user))
+    category = Case(
+        When(Q(status=SCHEDULED, result_draft__has_key="rejected_record"), then=Value(REJECTED)),
+        When(status=SCHEDULED, then=Value(NEXT)),
+        When(status=DISPUTED, then=Value(DISPUTED_RESULT)),
+        # An opponent's (or the master's) submission: the player may confirm or reject it.
+        When(Q(status=SUBMITTED, submitted_by__isnull=False) & ~Q(submitted_by=user), then=Value(TO_CONFIRM)),
+        default=None,
+        output_field=CharField(),
+    )
+    queryset = (
+        Match.objects.filter(mine, status__in=(SCHEDULED, *AWAITING_STATUSES))
+        .defer(*MATCH_JSON_FIELDS)
+        .annotate(due=due_expression())
+        .select_related("season__league", "league", "challenge")
+        .prefetch_related(sides_prefetch())
+    )
+    lists = {c: MatchList() for c in (NEXT, TO_CONFIRM, DISPUTED_RESULT, REJECTED)}
+    for match in _first_of_each(queryset, category, _fixture_order(), limit):
+        sides = [side.team for side in match.sides.all()]
+        item = DashboardMatch(
+            match=match,
+            mine=[t for t in sides if t.owner_id == user.pk],
+            opponents=[t for t in sides if t.owner_id != user.pk],
+        )
+        bucket = lists[match.category]
+        bucket.items.append(item)
+        bucket.total = match.total
+    return lists
+
+
+def player_dashboard(user, *, today: dt.date | None = None) -> Dashboard:
+    """Everything the signed-in player's home page lists, in six queries whatever the size of the
+    leagues they play in and of their history."""
+    today = today or timezone.localdate()
+    teams = _bounded(
+        Team.objects.filter(owner=user)
+        .exclude(status=Team.Status.RETIRED)
+        .select_related("clan", "league")
+        .annotate(total=Window(Count("id")))
+        .order_by("name", "id")[:TEAM_LIMIT]
+    )
+    applications = _bounded(
+        # A refused team has left the league (application_refuse): it keeps only its state.
+        Team.objects.filter(owner=user)
+        .filter(
+            Q(entry_status=Team.EntryStatus.PENDING, league__isnull=False) | Q(entry_status=Team.EntryStatus.REFUSED)
+        )
+        .exclude(status=Team.Status.RETIRED)
+        .select_related("league")
+        .annotate(total=Window(Count("id")))
+        .order_by("entry_status", "name", "id")[:LIMIT]
+    )
+    rolls = _bounded(
+        AdvancementRoll.objects.filter(
+            status=AdvancementRoll.Status.PENDING, ninja__team__owner=user, ninja__status=Ninja.Status.ACTIVE
+        )
+        .select_related("ninja__team")
+        .annotate(total=Window(Count("id")))
+        .order_by("id")[:LIMIT]
+    )
+    mastered = list(
+        Season.objects.filter(league__master=user)
+        .exclude(status=Season.Status.FINISHED)
+        .select_related("league")
+        .order_by("league__name", "id")[:LIMIT]
+    )
+    matches = player_matches(user)
+    return Dashboard(
+        teams=teams,
+        applications=applications,
+        next_fixtures=matches[NEXT],
+        to_confirm=matches[TO_CONFIRM],
+        disputed=matches[DISPUTED_RESULT],
+        rejected=matches[REJECTED],
+        rolls=rolls,
+        mastered=mastered,
+        today=today,
+    )
+
+
+# --- a season's rounds ----------------------------------------------------------------------------
+
+
+@dataclass
+class RoundProgress:
+    """How far a round has got: each of its fixtures (voided ones left out) in one state."""
+
+    stage: str
+    round_number: int | None
+    played: int = 0  # confirmed, or decided by a forfeit
+    waiting: int = 0  # a result waits for confirmation
+    disputed: int = 0  # two different results: the master settles
+    overdue: int = 0  # not played, and its deadline has passed
+    in_play: int = 0  # kicked off, no result yet, not overdue
+    not_started: int = 0  # not kicked off, not overdue
+    starts_on: dt.date | None = None
+    deadline: dt.date | None = None
+
+    @property
+    def total(self) -> int:
+        return self.played + self.waiting + self.disputed + self.overdue + self.in_play + self.not_started
+
+    @property
+    def open(self) -> int:
+        return self.total - self.played
+
+    @property
+    def percent(self) -> int:
+        return round(100 * self.played / self.total) if self.total else 0
+
+    @property
+    def playoff_round(self) -> int | None:
+        return playoff_round(self.stage)
+
+    @property
+    def is_playoff(self) -> bool:
+        return self.playoff_round is not None
+
+    @property
+    def title(self) -> str:
+        if self.is_playoff:
+            return f"Playoffs, round {self.round_number}"
+        if self.round_number is None:
+            return "Arranged games"
+        return f"Round {self.round_number}"
+
+    @property
+    def anchor(self) -> str:
+        """The round's id on the season's fixtures page."""
+        return f"{self.stage or 'round'}-{self.round_number or 'arranged'}"
+
+    def order(self) -> tuple:
+        return (self.is_playoff, self.playoff_round or 0, self.round_number is None, self.round_number or 0)
+
+
+def round_progress(season: Season, *, today: dt.date | None = None) -> list[RoundProgress]:
+    """Each round of the season in play order, with how many of its fixtures are played, waiting
+    for confirmation, disputed, overdue, in play and not started: two queries (the counts, grouped
+    by round in the database, and the rounds' dates) whatever the number of fixtures."""
+    today = today or timezone.localdate()
+    in_time = Q(due__isnull=True) | Q(due__gte=today)
+    rows = (
+        Match.objects.filter(season=season)
+        .exclude(status=Match.Status.VOIDED)
+        .annotate(due=due_expression())
+        .values("stage", "round_number")
+        .annotate(
+            played=Count("id", filter=Q(status__in=Match.DECIDED_STATUSES)),
+            waiting=Count("id", filter=Q(status=SUBMITTED)),
+            disputed=Count("id", filter=Q(status=DISPUTED)),
+            overdue=Count("id", filter=Q(status=SCHEDULED, due__lt=today)),
+            in_play=Count("id", filter=Q(in_time, status=SCHEDULED, kicked_off_at__isnull=False)),
+            not_started=Count("id", filter=Q(in_time, status=SCHEDULED, kicked_off_at__isnull=True)),
+        )
+        .order_by()
+    )
+    dates = {(r.stage, r.round_number): r for r in Round.objects.filter(season=season)}
+    rounds = []
+    for row in rows:
+        progress = RoundProgress(**row)
+        rnd = dates.get((progress.stage, progress.round_number))
+        if rnd is not None:
+            progress.starts_on, progress.deadline = rnd.starts_on, rnd.deadline
+        rounds.append(progress)
+    return sorted(rounds, key=RoundProgress.order)
+
+
+def current_round(rounds: list[RoundProgress]) -> RoundProgress | None:
+    """The round being played: the first (in play order) with a fixture still open, else the last."""
+    return next((r for r in rounds if r.open), rounds[-1] if rounds else None)
+
+
+def season_progress(season: Season, *, today: dt.date | None = None) -> RoundProgress | None:
+    """The current round's progress (a league's front page), in two queries."""
+    return current_round(round_progress(season, today=today))
+
+
+# --- the master's desk ----------------------------------------------------------------------------
+
+#: The categories of a season's fixtures that wait for the master.
+DESK_DISPUTED, DESK_WAITING, DESK_OVERDUE = "disputed", "waiting", "overdue"
+
+
+@dataclass
+class Desk:
+    season: Season
+    rounds: list[RoundProgress]
+    current: RoundProgress | None
+    disputed: Bounded[Match]
+    waiting: Bounded[Match]
+    overdue: Bounded[Match]
+    applications: Bounded[Team]
+    blocking_rolls: Bounded[AdvancementRoll]
+    today: dt.date
+
+    @property
+    def totals(self) -> RoundProgress:
+        """The whole season's counts (every round added up)."""
+        total = RoundProgress(stage="", round_number=None)
+        for r in self.rounds:
+            for name in ("played", "waiting", "disputed", "overdue", "in_play", "not_started"):
+                setattr(total, name, getattr(total, name) + getattr(r, name))
+        return total
+
+
+def desk_matches(season: Season, *, today: dt.date, limit: int = LIMIT) -> dict[str, Bounded[Match]]:
+    """The season's disputed results (to settle), results waiting for confirmation (the master may
+    confirm them) and overdue fixtures: the first ``limit`` of each and each list's size, in two
+    queries (the matches, then their sides)."""
+    category = Case(
+        When(status=DISPUTED, then=Value(DESK_DISPUTED)),
+        When(status=SUBMITTED, then=Value(DESK_WAITING)),
+        When(status=SCHEDULED, due__lt=today, then=Value(DESK_OVERDUE)),
+        default=None,
+        output_field=CharField(),
+    )
+    queryset = (
+        Match.objects.filter(season=season, status__in=(SCHEDULED, *AWAITING_STATUSES))
+        .defer(*MATCH_JSON_FIELDS)
+        .annotate(due=due_expression())
+        .select_related("league")
+        .prefetch_related(sides_prefetch())
+    )
+    lists: dict[str, Bounded[Match]] = {c: Bounded() for c in (DESK_DISPUTED, DESK_WAITING, DESK_OVERDUE)}
+    for match in _first_of_each(queryset, category, _fixture_order(), limit):
+        bucket = lists[match.category]
+        bucket.items.append(match)
+        bucket.total = match.total
+    return lists
+
+
+def blocking_rolls(season: Season, *, limit: int = LIMIT) -> Bounded[AdvancementRoll]:
+    """Advancement rolls still to choose that stop a team of the season from kicking off its next
+    fixture (``matches.services.kick_off_blockers``): the roll of an active model of a team with a
+    fixture of the season not yet kicked off. One query."""
+    waiting_fixture = MatchTeam.objects.filter(
+        team=OuterRef("ninja__team"), match__season=season, match__status=SCHEDULED, match__kicked_off_at__isnull=True
+    )
+    return _bounded(
+        AdvancementRoll.objects.filter(
+            Exists(waiting_fixture),
+            status=AdvancementRoll.Status.PENDING,
+            ninja__status=Ninja.Status.ACTIVE,
+            ninja__team__season_entries__season=season,
+        )
+        .select_related("ninja__team__owner")
+        .annotate(total=Window(Count("id")))
+        .order_by("ninja__team__name", "id")[:limit]
+    )
+
+
+def pending_applications(league, *, limit: int = LIMIT) -> Bounded[Team]:
+    return _bounded(
+        Team.objects.filter(league=league, entry_status=Team.EntryStatus.PENDING)
+        .select_related("owner", "clan")
+        .annotate(total=Window(Count("id")))
+        .order_by("name", "id")[:limit]
+    )
+
+
+def master_desk(season: Season, *, today: dt.date | None = None) -> Desk:
+    """The master's desk of a season: six queries whatever the size of the season."""
+    today = today or timezone.localdate()
+    rounds = round_progress(season, today=today)
+    matches = desk_matches(season, today=today)
+    return Desk(
+        season=season,
+        rounds=rounds,
+        current=current_round(rounds),
+        disputed=matches[DESK_DISPUTED],
+        waiting=matches[DESK_WAITING],
+        overdue=matches[DESK_OVERDUE],
+        applications=pending_applications(season.league),
+        blocking_rolls=blocking_rolls(season),
+        today=today,
+    )
