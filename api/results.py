@@ -10,22 +10,13 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 
-from matches import services
 from matches.forms import ResultForm
 from matches.models import Match
 
 
 def result_form(match: Match, data: dict | None) -> ResultForm:
-    """The result page's form for a kicked-off match (matches.views._result_form)."""
-    rules = services.house_rules_for(match)
-    awards = [(a.key, a.feat, a.xp) for a in match.challenge.xp_awards.all()] if match.challenge_id else []
-    return ResultForm(
-        data,
-        match=match,
-        sides=list(match.sides.all()),
-        award_keys=awards,
-        entered_dice=rules.dice_entered,
-    )
+    """The result page's form for a kicked-off match (the same as the web page's)."""
+    return ResultForm.for_match(match, data)
 
 
 def form_data(document: dict, form: ResultForm) -> dict[str, str]:

@@ -34,8 +34,8 @@ from django.db.models.functions import Coalesce, RowNumber
 from django.utils import timezone
 
 from league.models import Round, Season
-from league.selectors import MATCH_JSON_FIELDS, sides_prefetch
-from matches.models import AWAITING_STATUSES, Match, MatchTeam, playoff_round
+from league.selectors import MATCH_JSON_FIELDS, RoundNaming, sides_prefetch
+from matches.models import AWAITING_STATUSES, Match, MatchTeam
 from teams.models import AdvancementRoll, Ninja, Team
 
 #: How many items each list of a dashboard shows (then "and N more", with a link).
@@ -247,7 +247,7 @@ def player_dashboard(user, *, today: dt.date | None = None) -> Dashboard:
 
 
 @dataclass
-class RoundProgress:
+class RoundProgress(RoundNaming):
     """How far a round has got: each of its fixtures (voided ones left out) in one state."""
 
     stage: str
@@ -272,22 +272,6 @@ class RoundProgress:
     @property
     def percent(self) -> int:
         return round(100 * self.played / self.total) if self.total else 0
-
-    @property
-    def playoff_round(self) -> int | None:
-        return playoff_round(self.stage)
-
-    @property
-    def is_playoff(self) -> bool:
-        return self.playoff_round is not None
-
-    @property
-    def title(self) -> str:
-        if self.is_playoff:
-            return f"Playoffs, round {self.round_number}"
-        if self.round_number is None:
-            return "Arranged games"
-        return f"Round {self.round_number}"
 
     @property
     def anchor(self) -> str:

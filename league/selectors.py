@@ -203,8 +203,31 @@ def sides_prefetch() -> Prefetch:
     return Prefetch("sides", queryset=MatchTeam.objects.select_related("team", "team__owner").order_by("slot"))
 
 
+class RoundNaming:
+    """A round's name from its ``stage`` and ``round_number`` (for the dataclasses that have them)."""
+
+    stage: str
+    round_number: int | None
+
+    @property
+    def playoff_round(self) -> int | None:
+        return playoff_round(self.stage)
+
+    @property
+    def is_playoff(self) -> bool:
+        return self.playoff_round is not None
+
+    @property
+    def title(self) -> str:
+        if self.is_playoff:
+            return f"Playoffs, round {self.round_number}"
+        if self.round_number is None:
+            return "Arranged games"
+        return f"Round {self.round_number}"
+
+
 @dataclass
-class RoundGroup:
+class RoundGroup(RoundNaming):
     stage: str
     round_number: int | None
     matches: list[Match] = field(default_factory=list)
@@ -215,22 +238,6 @@ class RoundGroup:
     @property
     def overdue(self) -> int:
         return sum(1 for m in self.matches if m.overdue)
-
-    @property
-    def playoff_round(self) -> int | None:
-        return playoff_round(self.stage)
-
-    @property
-    def title(self) -> str:
-        if self.is_playoff:
-            return f"Playoffs, round {self.round_number}"
-        if self.round_number is None:
-            return "Arranged games"
-        return f"Round {self.round_number}"
-
-    @property
-    def is_playoff(self) -> bool:
-        return self.playoff_round is not None
 
 
 def season_matches(season: Season) -> QuerySet:

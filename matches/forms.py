@@ -34,6 +34,22 @@ class ResultForm(forms.Form):
     """Fields: s{slot}_points; n{id}_played/_injuries/_chunin_stuns/_reveals/_feat_{key}/_hh/_allstar;
     u{id} (ronin upkeep: pay/release); d{id} (downtime die, when players roll at the table)."""
 
+    @classmethod
+    def for_match(cls, match, data=None) -> ResultForm:
+        """The result form of a kicked-off ``match`` (its sides, its challenge's XP awards, and
+        whether its house rules have the dice entered), bound to ``data`` when given."""
+        from matches import services
+
+        rules = services.house_rules_for(match)
+        awards = [(a.key, a.feat, a.xp) for a in match.challenge.xp_awards.all()] if match.challenge_id else []
+        return cls(
+            data,
+            match=match,
+            sides=list(match.sides.all()),
+            award_keys=awards,
+            entered_dice=rules.dice_entered,
+        )
+
     def __init__(self, *args, match, sides, award_keys: list[tuple[str, str, int]], entered_dice: bool, **kwargs):
         super().__init__(*args, **kwargs)
         self.match = match

@@ -132,18 +132,6 @@ def kick_off(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("matches:presheet", pk=pk)
 
 
-def _result_form(request, match, data=None):
-    rules = services.house_rules_for(match)
-    awards = [(a.key, a.feat, a.xp) for a in match.challenge.xp_awards.all()] if match.challenge_id else []
-    return ResultForm(
-        data,
-        match=match,
-        sides=list(match.sides.all()),
-        award_keys=awards,
-        entered_dice=rules.dice_entered,
-    )
-
-
 @login_required
 def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
     """The result form. Before a result is in, for the players and the master; while one waits for
@@ -182,7 +170,7 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
         match = _get_match(pk)
     rejected = None
     if request.method == "POST":
-        form = _result_form(request, match, request.POST)
+        form = ResultForm.for_match(match, request.POST)
         if "save_draft" in request.POST and not counter:
             # Keep only the form's own fields, without NUL bytes (PostgreSQL's jsonb refuses them)
             # and cut short: a draft stores what was typed, not whatever was posted.
@@ -214,19 +202,19 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
                     messages.success(request, "Result submitted. An opponent or the ninja master must confirm it.")
                 return redirect(match)
     elif counter:
-        form = _result_form(request, match)
+        form = ResultForm.for_match(match)
         form.initial = submission_initial(form, match.submitted_record)
     else:
         draft = match.result_draft or {}
         if "rejected_record" in draft:
             # A rejected result comes back with every field as it was submitted, and the reason.
             rejected = {"reason": draft.get("reason", "")}
-            form = _result_form(request, match)
+            form = ResultForm.for_match(match)
             form.initial = submission_initial(form, draft["rejected_record"])
         else:
             # A draft comes back as typed, without errors: what is still missing is said when the
             # result is submitted, never next to "Draft saved".
-            form = _result_form(request, match)
+            form = ResultForm.for_match(match)
             if draft:
                 form.initial = draft_initial(form, draft)
     return render(
@@ -277,7 +265,7 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("matches:settle", pk=pk)
         messages.success(request, "Dispute settled: the post-game sequence is applied.")
         return redirect(match)
-    form = _result_form(request, match, request.POST if request.method == "POST" else None)
+    form = ResultForm.for_match(match, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         record, upkeep, faces = form.to_record()
         try:

@@ -10,13 +10,7 @@ from outbox.dispatch import dispatch_now, pending_count, redispatch_pending
 from outbox.models import OutboxTask
 from rules.tasks import catalog_summary_task
 from tests.conftest import need
-from tests.support import RedisServer
-
-
-def reset_pool(app):
-    from outbox.dispatch import reset_broker_connections
-
-    reset_broker_connections(app)
+from tests.support import RedisServer, celery_on
 
 
 @pytest.fixture
@@ -24,18 +18,11 @@ def own_redis():
     need(shutil.which("redis-server") is not None, "redis-server")
     server = RedisServer()
     server.start()
-    from league.celery import app
-
-    old = (app.conf.broker_url, app.conf.task_always_eager)
-    app.conf.broker_url = f"redis://127.0.0.1:{server.port}/0"
-    app.conf.task_always_eager = False
-    reset_pool(app)
     try:
-        yield server
+        with celery_on(server):
+            yield server
     finally:
         server.stop()
-        app.conf.broker_url, app.conf.task_always_eager = old
-        reset_pool(app)
 
 
 def test_dispatch_with_broker_down_is_stored_and_sent_later(db, own_redis):

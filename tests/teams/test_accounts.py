@@ -15,7 +15,7 @@ from outbox.dispatch import redispatch_pending
 from outbox.models import OutboxTask
 from tests.conftest import need
 from tests.factories import PASSWORD, UserFactory
-from tests.support import RedisServer
+from tests.support import RedisServer, celery_on
 
 pytestmark = pytest.mark.django_db
 
@@ -143,21 +143,11 @@ def test_account_pages_need_a_login(client):
 @pytest.fixture
 def broker_down():
     need(shutil.which("redis-server") is not None, "redis-server")
-    from league.celery import app
-    from outbox.dispatch import reset_broker_connections
-
     server = RedisServer()
     server.start()
-    old = (app.conf.broker_url, app.conf.task_always_eager)
-    app.conf.broker_url = f"redis://127.0.0.1:{server.port}/0"
-    app.conf.task_always_eager = False
-    reset_broker_connections(app)
-    server.stop()
-    try:
+    with celery_on(server) as app:
+        server.stop()
         yield app
-    finally:
-        app.conf.broker_url, app.conf.task_always_eager = old
-        reset_broker_connections(app)
 
 
 def test_with_the_broker_down_a_reset_mail_waits_in_the_outbox_and_is_sent_once(client, broker_down):
