@@ -258,6 +258,8 @@ else:
 #: Anonymous reads of public pages are cached and invalidated by every write (league/pagecache.py).
 #: On by default only with Redis: a per-process memory cache could not see another process's writes.
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "300" if REDIS_URL else "0"))
+#: The heavy blocks of members' pages (league/fragments.py), under the same data version.
+FRAGMENT_CACHE_SECONDS = int(os.environ.get("FRAGMENT_CACHE_SECONDS", "300" if REDIS_URL else "0"))
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Moonlight League <league@localhost>")

@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
@@ -35,6 +36,7 @@ from league.forms import (
     SimpleActionForm,
     WithdrawApplicationForm,
 )
+from league.fragments import fragment
 from league.models import REGULAR_STAGE, TIE_BREAKER_CHOICES, League, Round, ScheduleRun, Season, playoff_stage
 from league.permissions import (
     can_arrange_fixture,
@@ -292,14 +294,11 @@ def _schedule_forms(season: Season) -> list[dict]:
 def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season = _season(slug, number)
     is_master = is_league_master(request.user, season.league)
-    table = selectors.league_table(season) if not season.is_finished else []
-    nexts = selectors.next_fixtures(season) if not season.is_finished else {}
-    rows = [(row, nexts.get(row.team.pk)) for row in table]
     context = {
         "season": season,
         "league": season.league,
         "is_master": is_master,
-        "rows": rows,
+        "table": None if season.is_finished else fragment(f"season-table:{season.pk}", lambda: _table_html(season)),
         "archived": season.final_table if season.is_finished else None,
         "tie_breakers": [TIE_BREAKER_CHOICES.get(t, t) for t in season.tie_breaker_list],
         "runs": list(season.schedule_runs.order_by("-id")[:5]),
@@ -314,8 +313,15 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
                 action=reverse("league:playoffs_advance", kwargs={"slug": slug, "number": number}),
             )
     if season.format == Season.Format.SELF_ARRANGED and not season.is_finished and request.user.is_authenticated:
-        context["can_arrange"] = is_master or any(r.team.owner_id == request.user.pk for r in table)
+        context["can_arrange"] = is_master or season.entries.filter(team__owner=request.user).exists()
     return render(request, "league/season_detail.html", context)
+
+
+def _table_html(season: Season) -> str:
+    """The running season's table with each team's next fixture (the same for every reader)."""
+    nexts = selectors.next_fixtures(season)
+    rows = [(row, nexts.get(row.team.pk)) for row in selectors.league_table(season)]
+    return render_to_string("league/includes/_table.html", {"rows": rows, "show_next": True})
 
 
 @login_required
