@@ -1,0 +1,90 @@
+"""Every query the member pages run on the tables that grow with a league's history can use an
+index (issue 15, part 2): each SELECT the season table, fixtures, team scroll and match pages run
+is EXPLAINed on PostgreSQL with sequential scans disabled, and no plan may still scan one of those
+tables whole. (With ``enable_seqscan = off`` the planner takes an index whenever one fits the
+query, so a sequential scan left in the plan means no index can serve it, at any league size.)"""
+
+from __future__ import annotations
+
+import re
+
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import PASSWORD
+from tests.league.helpers import generate, make_season, play, regular
+
+#: The tables that grow with the number of teams, games and seasons.
+GROWING = (
+    "matches_match",
+    "matches_matchteam",
+    "matches_matchninja",
+    "teams_treasuryentry",
+    "teams_ninja",
+    "teams_advancementroll",
+    "league_seasonentry",
+    "league_round",
+)
+
+
+def plans_scanning_growing_tables(client: Client, url: str) -> tuple[list[str], int]:
+    """(the plans that still scan a growing table whole, how many plans touched one)."""
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(url).status_code == 200
+    bad, touched = [], 0
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")
+        try:
+            for query in ctx.captured_queries:
+                sql = query["sql"]
+                if not sql.lstrip().upper().startswith("SELECT"):
+                    continue
+                cursor.execute("EXPLAIN " + sql)
+                plan = "\n".join(row[0] for row in cursor.fetchall())
+                touched += any(t in sql for t in GROWING)
+                scanned = [t for t in GROWING if re.search(rf"Seq Scan on {t}\b", plan)]
+                if scanned:
+                    bad.append(f"{url}: {scanned} in\n{sql}\n{plan}")
+        finally:
+            cursor.execute("SET enable_seqscan = on")
+    return bad, touched
+
+
+def test_member_pages_use_indexes_on_the_growing_tables(postgres, catalog):
+    season = make_season(8)
+    generate(season, "round_robin")
+    for match in regular(season).order_by("round_number", "pk")[:8]:
+        play(match, 3, 1)
+    master = Client()
+    master.login(username=season.league.master.username, password=PASSWORD)
+    team = season.entries.select_related("team").first().team
+    match = regular(season).order_by("round_number", "pk").first()
+    urls = [
+        season.get_absolute_url(),
+        reverse("league:season_fixtures", kwargs={"slug": season.league.slug, "number": season.number}),
+        reverse("teams:detail", args=[team.pk]),
+        reverse("matches:detail", args=[match.pk]),
+    ]
+    bad = []
+    for url in urls:
+        found, touched = plans_scanning_growing_tables(master, url)
+        assert touched >= 2, f"{url}: only {touched} queries on the growing tables were checked"
+        bad += found
+    assert not bad, "\n\n".join(bad)
+
+
+def test_the_check_sees_a_query_no_index_serves(postgres, catalog):
+    """The same EXPLAIN check flags a filter on a column without an index."""
+    from matches.models import Match
+
+    sql = str(Match.objects.filter(place="Dojo").query)
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")
+        try:
+            cursor.execute("EXPLAIN " + sql.replace("= Dojo", "= 'Dojo'"))
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        finally:
+            cursor.execute("SET enable_seqscan = on")
+    assert "Seq Scan on matches_match" in plan
