@@ -112,8 +112,10 @@ def fresh_standings(season: Season, team_ids: Iterable[int] | None = None) -> di
 def standings_refresh(*, season: Season, team_ids: Iterable[int] | None = None) -> int:
     """Store the standings of these teams (every entry of the season when None) as their games
     give them now. Locks the entries' rows (in id order) before reading the games, so two results
-    of one team committing at once are counted one after the other. Returns the rows changed."""
-    with transaction.atomic():
+    of one team committing at once are counted one after the other. Returns the rows changed.
+    Inside a caller's transaction it takes no savepoint: only the database raises here, and its
+    errors abort the caller's transaction anyway."""
+    with transaction.atomic(savepoint=False):
         entries = SeasonEntry.objects.select_for_update().filter(season=season).order_by("id")
         if team_ids is not None:
             entries = entries.filter(team_id__in=list(team_ids))

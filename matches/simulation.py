@@ -393,5 +393,5 @@ def simulate_match(
         )
         if job is not None:  # the job's progress moves with the match, in the same transaction
             SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + 1)
-    match.refresh_from_db()
+    services.copy_columns(locked, match)
     return run
