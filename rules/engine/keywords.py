@@ -649,16 +649,27 @@ class _Evaluator:
         self.valuer = valuer
         self.dirty = dirty
         self.policy = policy
+        # A gain depends on the dice only through their counts and the face rerolled: dice showing
+        # the same face (and a decision weighed again on the same dice) are valued once a fight.
+        self._gains: dict[tuple, float] = {}
 
     def value(self, a: Sequence[Element], d: Sequence[Element]) -> float:
         return self.valuer(_resolve_counts(_counts(a), _counts(d), self.dirty, self.policy))
 
     def reroll_gain(self, a: Sequence[Element], d: Sequence[Element], pool: Side, index: int) -> float:
         """Expected value (to the attacker) of rerolling one die minus keeping it."""
-        base = self.value(a, d)
-        ac, dc = list(_counts(a)), list(_counts(d))
+        counts_a, counts_d = _counts(a), _counts(d)
+        key = (counts_a, counts_d, pool, (a if pool is Side.ATTACKER else d)[index])
+        gain = self._gains.get(key)
+        if gain is None:
+            gain = self._gains[key] = self._reroll_gain(*key)
+        return gain
+
+    def _reroll_gain(self, counts_a: tuple[int, ...], counts_d: tuple[int, ...], pool: Side, face: Element) -> float:
+        base = self.valuer(_resolve_counts(counts_a, counts_d, self.dirty, self.policy))
+        ac, dc = list(counts_a), list(counts_d)
         own = ac if pool is Side.ATTACKER else dc
-        own[_INDEX[(a if pool is Side.ATTACKER else d)[index]]] -= 1
+        own[_INDEX[face]] -= 1
         total = 0.0
         for i in range(6):
             own[i] += 1
