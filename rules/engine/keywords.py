@@ -546,8 +546,9 @@ def _counts(faces: Sequence[Element]) -> tuple[int, ...]:
 def _resolve_counts(
     a: tuple[int, ...], d: tuple[int, ...], dirty: bool, policy: ChoosingPolicy
 ) -> tuple[Side | None, Element | None]:
-    a_left = [a[i] - min(a[i], d[i ^ 1]) for i in range(6)]
-    d_left = [d[i] - min(d[i], a[i ^ 1]) for i in range(6)]
+    # each die cancels one opposite die (index i ^ 1): what is left of x against y is x - min(x, y)
+    a_left = [x - y if x > y else 0 for x, y in zip(a, (d[1], d[0], d[3], d[2], d[5], d[4]))]
+    d_left = [x - y if x > y else 0 for x, y in zip(d, (a[1], a[0], a[3], a[2], a[5], a[4]))]
     na, nd = sum(a_left), sum(d_left)
     if na == 0 and nd == 0:
         return None, None

@@ -50,11 +50,12 @@ class Referee(Part):
     # -- the situation -------------------------------------------------------
 
     def assistants(self, friends: list[Model], opponent: Model, exclude: Model) -> list[Model]:
-        """The ``friends`` (a team's models on the board) that assist against ``opponent``: not
-        Stunned, not in Stealth, in contact with the opponent and with no other enemy."""
+        """The ``friends`` (a team's models; those on the board count) that assist against
+        ``opponent``: not Stunned, not in Stealth, in contact with the opponent and with no other
+        enemy."""
         out = []
         for f in friends:
-            if f is exclude or f.stun or f.stealth:
+            if f is exclude or f.stun or f.stealth or f.where != BOARD:
                 continue
             if opponent.uid in f.engaged and f.engaged <= {opponent.uid}:
                 out.append(f)
@@ -86,7 +87,7 @@ class Referee(Part):
             if not attacker.ninja.ranged and attacker.has("Mountain Flute"):
                 kw.update(ranged_bonus=0, earth_void_stun=True)
         else:
-            friends, foes = self.board.on_board(t_a), self.board.on_board(t_d)
+            friends, foes = self.board.by_team[t_a], self.board.by_team[t_d]
             a_help = self.assistants(friends, target, attacker)
             d_help = [] if target.no_defense else self.assistants(foes, attacker, target)
             kw.update(
