@@ -625,6 +625,9 @@ def _apply_sequence(match: Match, *, actor: User | None, data: Mapping[str, Any]
     _write_outcome(match, sides, ninjas, outcome, actor=actor)
 
 
+NINJA_CHANGE_COLUMNS = ("xp", "misses_games", "starts_in_healing_house", "status", "released_at", "release_reason")
+
+
 def _write_outcome(
     match: Match, sides: list[MatchTeam], ninjas: dict[int, Ninja], outcome: postgame.PostgameOutcome, *, actor
 ) -> None:
@@ -694,20 +697,24 @@ def _write_outcome(
         for d in outcome.dice
     )
     changed = []
+    columns: set[str] = set()  # the columns some model's change touches (most often only the XP)
     for change in outcome.changes:
         ninja = ninjas[change.ninja_id]
-        ninja.xp = change.xp
-        ninja.misses_games = change.misses_games
-        ninja.starts_in_healing_house = change.starts_in_healing_house
+        values = {
+            "xp": change.xp,
+            "misses_games": change.misses_games,
+            "starts_in_healing_house": change.starts_in_healing_house,
+        }
         if change.released:
-            ninja.status = Ninja.Status.RELEASED
-            ninja.released_at = now
-            ninja.release_reason = change.release_reason
+            values.update(status=Ninja.Status.RELEASED, released_at=now, release_reason=change.release_reason)
+        for name, value in values.items():
+            if getattr(ninja, name) != value:
+                setattr(ninja, name, value)
+                columns.add(name)
         changed.append(ninja)
-    if changed:
-        Ninja.objects.bulk_update(
-            changed, ["xp", "misses_games", "starts_in_healing_house", "status", "released_at", "release_reason"]
-        )
+    if columns:
+        # Only those columns: each one costs the update a CASE over every row changed.
+        Ninja.objects.bulk_update(changed, [c for c in NINJA_CHANGE_COLUMNS if c in columns])
 
     match.status = Match.Status.CONFIRMED
     match.confirmed_by = actor if getattr(actor, "pk", None) else None
