@@ -56,9 +56,12 @@ def match_counts(match: Match) -> bool:
     return match.season_id is not None and not match.friendly and match.stage == REGULAR_STAGE
 
 
-def fresh_standings(season: Season, team_ids: Iterable[int] | None = None) -> dict[int, dict[str, int]]:
+def fresh_standings(
+    season: Season, team_ids: Iterable[int] | None = None, *, entered: bool = False
+) -> dict[int, dict[str, int]]:
     """{team id: its standing computed now from the season's counted games}, for every team
-    entered in the season (or those of ``team_ids``), in three queries (four in a swiss season).
+    entered in the season (or those of ``team_ids``), in three queries (four in a swiss season;
+    one less with ``entered``: the caller knows ``team_ids`` are all entered in the season).
     What the stored rows must always equal."""
     entries = SeasonEntry.objects.filter(season=season)
     sides = MatchTeam.objects.filter(counted_q(season, "match__"))
@@ -66,7 +69,10 @@ def fresh_standings(season: Season, team_ids: Iterable[int] | None = None) -> di
         ids = list(team_ids)
         entries = entries.filter(team_id__in=ids)
         sides = sides.filter(team_id__in=ids)
-    result = {pk: dict.fromkeys(FIELDS, 0) for pk in entries.values_list("team_id", flat=True)}
+    if entered and team_ids is not None:
+        result = {pk: dict.fromkeys(FIELDS, 0) for pk in ids}
+    else:
+        result = {pk: dict.fromkeys(FIELDS, 0) for pk in entries.values_list("team_id", flat=True)}
     if not result:
         return result
     sides = sides.filter(team_id__in=list(result)).order_by().values("team_id")
@@ -112,22 +118,29 @@ def fresh_standings(season: Season, team_ids: Iterable[int] | None = None) -> di
 def standings_refresh(*, season: Season, team_ids: Iterable[int] | None = None) -> int:
     """Store the standings of these teams (every entry of the season when None) as their games
     give them now. Locks the entries' rows (in id order) before reading the games, so two results
-    of one team committing at once are counted one after the other. Returns the rows changed."""
-    with transaction.atomic():
+    of one team committing at once are counted one after the other. Returns the rows changed.
+    Inside a caller's transaction it takes no savepoint: only the database raises here, and its
+    errors abort the caller's transaction anyway."""
+    with transaction.atomic(savepoint=False):
         entries = SeasonEntry.objects.select_for_update().filter(season=season).order_by("id")
         if team_ids is not None:
             entries = entries.filter(team_id__in=list(team_ids))
         entries = list(entries.only("id", "team_id", *FIELDS))
-        fresh = fresh_standings(season, [e.team_id for e in entries])
+        fresh = fresh_standings(season, [e.team_id for e in entries], entered=True)
         changed = []
+        columns: set[str] = set()
         for entry in entries:
             figures = fresh[entry.team_id]
-            if any(getattr(entry, name) != figures[name] for name in FIELDS):
-                for name in FIELDS:
+            differ = [name for name in FIELDS if getattr(entry, name) != figures[name]]
+            if differ:
+                for name in differ:
                     setattr(entry, name, figures[name])
+                columns.update(differ)
                 changed.append(entry)
         if changed:
-            SeasonEntry.objects.bulk_update(changed, FIELDS)
+            # Only the columns that changed (a result leaves the byes and two of won, drawn and
+            # lost as they were): each one costs the update a CASE over the rows.
+            SeasonEntry.objects.bulk_update(changed, [name for name in FIELDS if name in columns])
     return len(changed)
 
 

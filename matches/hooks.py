@@ -11,7 +11,9 @@ Apps above ``matches`` register hooks in their ``AppConfig.ready()``:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -65,8 +67,36 @@ def on_result_changed(name: str, callback: Callable[[int], object]) -> None:
     _changed[name] = callback
 
 
+_batch = threading.local()
+
+
+@contextmanager
+def results_changed_once() -> Iterator[None]:
+    """A batch of results (a simulation job's matches, each committed on its own): inside it,
+    :func:`result_changed` only notes the match, and the callbacks run once when the batch ends
+    (also when it ends with an error: the matches committed before it still changed the history),
+    with the last match's id. The ratings recomputation reads the whole history, so one run
+    after the batch gives what one run per match would have given last. Nested batches flush with
+    the outermost."""
+    if getattr(_batch, "active", False):
+        yield
+        return
+    _batch.active, _batch.last = True, None
+    try:
+        yield
+    finally:
+        last = _batch.last
+        _batch.active, _batch.last = False, None
+        if last is not None:
+            result_changed(last)
+
+
 def result_changed(match_id: int) -> None:
-    """Run every callback; one that fails is logged and the others still run."""
+    """Run every callback (inside :func:`results_changed_once`, once when the batch ends); one that
+    fails is logged and the others still run."""
+    if getattr(_batch, "active", False):
+        _batch.last = match_id
+        return
     for name, callback in list(_changed.items()):
         try:
             callback(match_id)

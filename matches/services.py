@@ -174,6 +174,21 @@ def kick_off_blockers(match: Match) -> list[tuple[Team, list[AdvancementRoll]]]:
     return [(s.team, rolls[s.team_id]) for s in sorted(sides, key=lambda s: s.slot) if s.team_id in rolls]
 
 
+def _blockers_of(sides: Sequence[tuple[MatchTeam, Team, int]]) -> list[tuple[Team, list[AdvancementRoll]]]:
+    """:func:`kick_off_blockers` from :func:`live_sides`'s rosters (their active models'
+    pending rolls are prefetched), without a query."""
+    blockers = []
+    for _, team, _ in sides:
+        rolls = []
+        for ninja in team.roster:
+            for roll in ninja.pending_rolls:
+                roll.ninja = ninja
+                rolls.append(roll)
+        if rolls:
+            blockers.append((team, sorted(rolls, key=lambda r: r.pk)))
+    return blockers
+
+
 def kick_off_blocker_messages(blockers: Sequence[tuple[Team, Sequence[AdvancementRoll]]]) -> list[str]:
     messages = []
     for team, rolls in blockers:
@@ -189,15 +204,16 @@ def match_kick_off(*, match: Match) -> Match:
     """Store ratings, underdog bonuses and roster snapshots, and the dice seed. Idempotent.
     Refused (:class:`KickOffBlocked`) while a team has an advancement roll still to choose."""
     with transaction.atomic():
-        locked = Match.objects.select_for_update().get(pk=match.pk)
+        locked = Match.objects.select_for_update(of=("self",)).select_related("season", "league").get(pk=match.pk)
         if locked.kicked_off_at is not None:
             return locked
         if locked.status == Match.Status.VOIDED:
             raise ValidationError("This match was voided.")
-        blockers = kick_off_blockers(locked)
+        sides = live_sides(locked)
+        # The blockers from the rosters just loaded (their pending rolls), not read again.
+        blockers = _blockers_of(sides)
         if blockers:
             raise KickOffBlocked(kick_off_blocker_messages(blockers))
-        sides = live_sides(locked)
         bonuses = live_underdog_bonuses(locked, sides)
         for (side, team, rating), bonus in zip(sides, bonuses, strict=True):
             side.rating = rating
@@ -406,6 +422,7 @@ def match_submit_result(
         locked = (
             Match.objects.select_for_update(of=("self",))
             .select_related("league", "season", "challenge")
+            .prefetch_related("challenge__xp_awards")  # read by the check and by the sequence
             .get(pk=match.pk)
         )
         if not simulated and not can_enter_result(actor, locked):
@@ -417,7 +434,7 @@ def match_submit_result(
         if locked.status != Match.Status.SCHEDULED:
             raise ValidationError(f"This match is already {locked.get_status_display().lower()}.")
         if locked.kicked_off_at is None:
-            locked = match_kick_off(match=locked)
+            match_kick_off(match=locked)  # also gives ``locked`` its seed and kick-off time
         rules = house_rules_for(locked)
         entered = rules.dice_entered and not simulated
         validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None)
@@ -433,8 +450,24 @@ def match_submit_result(
         needs_confirmation = rules.results_need_confirmation and not simulated and not is_master_of(actor, locked)
         if not needs_confirmation:
             _apply_sequence(locked, actor=actor)
-    match.refresh_from_db()
+    # ``locked`` holds every column as this transaction wrote it: no need to read the row again.
+    copy_columns(locked, match)
     return match
+
+
+def copy_columns(source: Match, target: Match) -> None:
+    """Give ``target`` every column value of ``source`` (the same row, read and written under its
+    lock): what ``target.refresh_from_db()`` would read, without the query. As a refresh does, it
+    drops what ``target`` had prefetched (its sides, say, now with points); a changed foreign key
+    drops its cached object."""
+    if target is source:
+        return
+    for field in Match._meta.concrete_fields:
+        setattr(target, field.attname, getattr(source, field.attname))
+    target._prefetched_objects_cache = {}
+    for relation in Match._meta.related_objects:
+        if relation.one_to_one and relation.is_cached(target):
+            relation.delete_cached_value(target)
 
 
 def _counter_submit(
@@ -592,6 +625,9 @@ def _apply_sequence(match: Match, *, actor: User | None, data: Mapping[str, Any]
     _write_outcome(match, sides, ninjas, outcome, actor=actor)
 
 
+NINJA_CHANGE_COLUMNS = ("xp", "misses_games", "starts_in_healing_house", "status", "released_at", "release_reason")
+
+
 def _write_outcome(
     match: Match, sides: list[MatchTeam], ninjas: dict[int, Ninja], outcome: postgame.PostgameOutcome, *, actor
 ) -> None:
@@ -661,20 +697,24 @@ def _write_outcome(
         for d in outcome.dice
     )
     changed = []
+    columns: set[str] = set()  # the columns some model's change touches (most often only the XP)
     for change in outcome.changes:
         ninja = ninjas[change.ninja_id]
-        ninja.xp = change.xp
-        ninja.misses_games = change.misses_games
-        ninja.starts_in_healing_house = change.starts_in_healing_house
+        values = {
+            "xp": change.xp,
+            "misses_games": change.misses_games,
+            "starts_in_healing_house": change.starts_in_healing_house,
+        }
         if change.released:
-            ninja.status = Ninja.Status.RELEASED
-            ninja.released_at = now
-            ninja.release_reason = change.release_reason
+            values.update(status=Ninja.Status.RELEASED, released_at=now, release_reason=change.release_reason)
+        for name, value in values.items():
+            if getattr(ninja, name) != value:
+                setattr(ninja, name, value)
+                columns.add(name)
         changed.append(ninja)
-    if changed:
-        Ninja.objects.bulk_update(
-            changed, ["xp", "misses_games", "starts_in_healing_house", "status", "released_at", "release_reason"]
-        )
+    if columns:
+        # Only those columns: each one costs the update a CASE over every row changed.
+        Ninja.objects.bulk_update(changed, [c for c in NINJA_CHANGE_COLUMNS if c in columns])
 
     match.status = Match.Status.CONFIRMED
     match.confirmed_by = actor if getattr(actor, "pk", None) else None

@@ -296,7 +296,8 @@ def _auto_advance(match: Match) -> list[dict[str, Any]]:
             {"ninja": roll.ninja_id, "roll": roll.pk, "faces": roll.faces, "choice": services.option_key(option)}
         )
     Advancement.objects.bulk_create(made)
-    AdvancementRoll.objects.bulk_update(rolls, ["status"])
+    # One value for every roll: a plain UPDATE, not bulk_update's CASE over the rows.
+    AdvancementRoll.objects.filter(pk__in=[r.pk for r in rolls]).update(status=AdvancementRoll.Status.CHOSEN)
     return chosen
 
 
@@ -393,5 +394,5 @@ def simulate_match(
         )
         if job is not None:  # the job's progress moves with the match, in the same transaction
             SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + 1)
-    match.refresh_from_db()
+    services.copy_columns(locked, match)
     return run

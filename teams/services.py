@@ -42,7 +42,9 @@ def team_ratings_refresh(*, team_ids: Iterable[int]) -> dict[int, int]:
         return {}
     from teams.selectors import fresh_ratings
 
-    with transaction.atomic():
+    # No savepoint of its own inside a caller's transaction (one query less each way): nothing here
+    # raises but the database, and a database error aborts the caller's transaction anyway.
+    with transaction.atomic(savepoint=False):
         stored = dict(Team.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", "rating"))
         ratings = fresh_ratings(stored)
         for pk, rating in ratings.items():

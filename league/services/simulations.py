@@ -23,7 +23,7 @@ from django.utils import timezone
 from league.models import ScheduleRun, Season
 from league.services.playoffs import playoffs_advance
 from league.services.schedules import FORMAT_KIND, Progress, schedule_generate, schedule_next, schedule_request
-from matches import services
+from matches import hooks, services
 from matches.models import REGULAR_STAGE, Match, SimulationJob
 from matches.simulation import AUTO, POLICIES, derived_seed, simulate_match
 from outbox import jobs
@@ -262,6 +262,22 @@ def _run_season(job: SimulationJob, runner: _Runner) -> str:
         runner.play(playoff)
 
 
+def _play_job(job: SimulationJob, runner: _Runner) -> str:
+    """Play what the job asks for; returns why it stopped ("" when there is nothing to say)."""
+    if job.scope == SimulationJob.Scope.MATCH:
+        runner.report(runner.done + (1 if job.match.status == Match.Status.SCHEDULED else 0))
+        runner.play([job.match])
+    elif job.scope == SimulationJob.Scope.ROUND:
+        matches = list(_scheduled(job.season, stage=job.stage, round_number=job.round_number))
+        runner.report(runner.done + len(matches))
+        runner.play(matches)
+        if job.stage != REGULAR_STAGE:
+            playoffs_advance(season=job.season)
+    else:
+        return _run_season(job, runner)
+    return ""
+
+
 def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> SimulationJob:
     """Run a job (what the Celery task calls). Safe to run again: a done job returns at once, each
     match is its own transaction and a played match is skipped."""
@@ -275,17 +291,10 @@ def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> Simu
     runner = _Runner(job, progress)
     note = ""
     try:
-        if job.scope == SimulationJob.Scope.MATCH:
-            runner.report(runner.done + (1 if job.match.status == Match.Status.SCHEDULED else 0))
-            runner.play([job.match])
-        elif job.scope == SimulationJob.Scope.ROUND:
-            matches = list(_scheduled(job.season, stage=job.stage, round_number=job.round_number))
-            runner.report(runner.done + len(matches))
-            runner.play(matches)
-            if job.stage != REGULAR_STAGE:
-                playoffs_advance(season=job.season)
-        else:
-            note = _run_season(job, runner)
+        # What follows each result after its commit (the strength ratings' recomputation from the
+        # whole history) runs once for the job's matches, when it stops, not once per match.
+        with hooks.results_changed_once():
+            note = _play_job(job, runner)
     except services.KickOffBlocked as exc:
         # The simulator never makes a choice left to the players: it stops where a team waits for one.
         note = "Stopped: " + " ".join(exc.messages)

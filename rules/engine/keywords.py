@@ -546,8 +546,9 @@ def _counts(faces: Sequence[Element]) -> tuple[int, ...]:
 def _resolve_counts(
     a: tuple[int, ...], d: tuple[int, ...], dirty: bool, policy: ChoosingPolicy
 ) -> tuple[Side | None, Element | None]:
-    a_left = [a[i] - min(a[i], d[i ^ 1]) for i in range(6)]
-    d_left = [d[i] - min(d[i], a[i ^ 1]) for i in range(6)]
+    # each die cancels one opposite die (index i ^ 1): what is left of x against y is x - min(x, y)
+    a_left = [x - y if x > y else 0 for x, y in zip(a, (d[1], d[0], d[3], d[2], d[5], d[4]))]
+    d_left = [x - y if x > y else 0 for x, y in zip(d, (a[1], a[0], a[3], a[2], a[5], a[4]))]
     na, nd = sum(a_left), sum(d_left)
     if na == 0 and nd == 0:
         return None, None
@@ -649,16 +650,27 @@ class _Evaluator:
         self.valuer = valuer
         self.dirty = dirty
         self.policy = policy
+        # A gain depends on the dice only through their counts and the face rerolled: dice showing
+        # the same face (and a decision weighed again on the same dice) are valued once a fight.
+        self._gains: dict[tuple, float] = {}
 
     def value(self, a: Sequence[Element], d: Sequence[Element]) -> float:
         return self.valuer(_resolve_counts(_counts(a), _counts(d), self.dirty, self.policy))
 
     def reroll_gain(self, a: Sequence[Element], d: Sequence[Element], pool: Side, index: int) -> float:
         """Expected value (to the attacker) of rerolling one die minus keeping it."""
-        base = self.value(a, d)
-        ac, dc = list(_counts(a)), list(_counts(d))
+        counts_a, counts_d = _counts(a), _counts(d)
+        key = (counts_a, counts_d, pool, (a if pool is Side.ATTACKER else d)[index])
+        gain = self._gains.get(key)
+        if gain is None:
+            gain = self._gains[key] = self._reroll_gain(*key)
+        return gain
+
+    def _reroll_gain(self, counts_a: tuple[int, ...], counts_d: tuple[int, ...], pool: Side, face: Element) -> float:
+        base = self.valuer(_resolve_counts(counts_a, counts_d, self.dirty, self.policy))
+        ac, dc = list(counts_a), list(counts_d)
         own = ac if pool is Side.ATTACKER else dc
-        own[_INDEX[(a if pool is Side.ATTACKER else d)[index]]] -= 1
+        own[_INDEX[face]] -= 1
         total = 0.0
         for i in range(6):
             own[i] += 1

@@ -190,7 +190,7 @@ class Model:
         return self.where == BOARD
 
     def has(self, name: str) -> bool:
-        return self.ninja.has(name)
+        return name in self.ninja.traits
 
     @property
     def ignores_zones(self) -> bool:
@@ -230,7 +230,33 @@ class Model:
             setattr(self, token, 0)
 
     def snapshot(self) -> CombatantSnapshot:
-        """The model as :func:`~rules.engine.keywords.fight` sees it now."""
+        """The model as :func:`~rules.engine.keywords.fight` sees it now. A snapshot is frozen, so
+        the last one is given again while none of the state it copies has changed (the policy asks
+        for one per target it weighs)."""
+        state = (
+            self.stun,
+            self.stealth,
+            self.moon,
+            self.lucky,
+            self.curse,
+            self.protect,
+            self.mastery_ready,
+            self.tidal_ready,
+            self.indomitable_ready,
+            self.activated,
+            self.no_defense,
+            self.metal_to_dust,
+            self.attack_mod,
+            self.defense_mod,
+        )
+        cached = self.__dict__.get("_snapshot")
+        if cached is not None and cached[0] == state:
+            return cached[1]
+        snap = self._new_snapshot()
+        self.__dict__["_snapshot"] = (state, snap)
+        return snap
+
+    def _new_snapshot(self) -> CombatantSnapshot:
         return CombatantSnapshot(
             name=self.name,
             attack=self.ninja.attack,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from ..combat import CombatEffect, Side
 from ..dice import Element
 from ..keywords import AB, KW, FightContext, FightOutcome, Harm, fight, suffer
-from .board import HEALING, Model
+from .board import BOARD, HEALING, Model
 from .part import Part
 
 if TYPE_CHECKING:
@@ -41,15 +41,21 @@ class Referee(Part):
         self.rng = match.rng
         self.sides = match.sides
         self.rules = match.rules
+        # The models that hold a trait :meth:`context` looks for around every fight (a model's
+        # keywords and abilities do not change during a match), in board order.
+        self.holders = {
+            name: [m for m in self.board.models if m.has(name)] for name in ("Tyrant", "Resolute Melody", KW.SENSEI)
+        }
 
     # -- the situation -------------------------------------------------------
 
     def assistants(self, friends: list[Model], opponent: Model, exclude: Model) -> list[Model]:
-        """The ``friends`` (a team's models on the board) that assist against ``opponent``: not
-        Stunned, not in Stealth, in contact with the opponent and with no other enemy."""
+        """The ``friends`` (a team's models; those on the board count) that assist against
+        ``opponent``: not Stunned, not in Stealth, in contact with the opponent and with no other
+        enemy."""
         out = []
         for f in friends:
-            if f is exclude or f.stun or f.stealth:
+            if f is exclude or f.stun or f.stealth or f.where != BOARD:
                 continue
             if opponent.uid in f.engaged and f.engaged <= {opponent.uid}:
                 out.append(f)
@@ -68,7 +74,6 @@ class Referee(Part):
     ) -> FightContext:
         kw: dict = dict(attacker_moved=moved, spaces_moved=spaces)
         t_a, t_d = attacker.team, target.team
-        friends, foes = self.board.on_board(t_a), self.board.on_board(t_d)
         bonus_a = bonus_d = 0
         if ranged:
             kw.update(ranged=True, ranged_bonus=attacker.ninja.ranged_attack_bonus)
@@ -82,6 +87,7 @@ class Referee(Part):
             if not attacker.ninja.ranged and attacker.has("Mountain Flute"):
                 kw.update(ranged_bonus=0, earth_void_stun=True)
         else:
+            friends, foes = self.board.by_team[t_a], self.board.by_team[t_d]
             a_help = self.assistants(friends, target, attacker)
             d_help = [] if target.no_defense else self.assistants(foes, attacker, target)
             kw.update(
@@ -94,19 +100,26 @@ class Referee(Part):
             bonus_a = self.best_friends(attacker, a_help)
             bonus_d = self.best_friends(target, d_help)
         bonus, notes = bonus_a, ["Best Friends +1"] if bonus_a else []
-        for chunin in friends:
-            if chunin is not attacker and chunin.has("Tyrant") and abs(chunin.progress - attacker.progress) <= 4:
+        # ``friends`` and ``foes`` are the teams' models on the board: the holders among them.
+        for chunin in self.holders["Tyrant"]:
+            if (
+                chunin.team == t_a
+                and chunin.where == BOARD
+                and chunin is not attacker
+                and abs(chunin.progress - attacker.progress) <= 4
+            ):
                 bonus += 1
                 notes.append("Tyrant +1")
                 break
         d_bonus = bonus_d
         if bonus_d:
             notes.append("Best Friends +1 Defense")
-        for k in foes:
-            if k is not target and k.has("Resolute Melody") and not ranged and (k.engaged & target.engaged):
-                d_bonus += 1
-                notes.append("Resolute Melody +1")
-                break
+        if not ranged:
+            for k in self.holders["Resolute Melody"]:
+                if k.team == t_d and k.where == BOARD and k is not target and (k.engaged & target.engaged):
+                    d_bonus += 1
+                    notes.append("Resolute Melody +1")
+                    break
         if attacker.has(AB.SUPREME_MASTER) and is_rival(attacker, target):
             kw["rival"] = True
         kw.update(attack_bonus=bonus, defense_bonus=d_bonus, bonus_notes=tuple(notes))
@@ -114,12 +127,16 @@ class Referee(Part):
         kw.update(
             attacker_reroll_tokens=side_a.reroll_tokens,
             defender_reroll_tokens=side_d.reroll_tokens,
-            attacker_sensei=side_a.sensei_ready and any(f.has(KW.SENSEI) for f in friends),
-            defender_sensei=side_d.sensei_ready and any(f.has(KW.SENSEI) for f in foes),
+            attacker_sensei=side_a.sensei_ready and self._holds_on_board(KW.SENSEI, t_a),
+            defender_sensei=side_d.sensei_ready and self._holds_on_board(KW.SENSEI, t_d),
         )
         if extra:
             kw.update(extra)
         return FightContext(**kw)
+
+    def _holds_on_board(self, name: str, team: int) -> bool:
+        """Does a model of ``team`` on the board hold ``name`` (one of :attr:`holders`)?"""
+        return any(m.team == team and m.where == BOARD for m in self.holders[name])
 
     def best_friends(self, m: Model, helpers: list[Model]) -> int:
         """Best Friends: +1 more (the assist is +2) when the Inu Clan Kaiken's chosen friend assists it,

@@ -40,6 +40,8 @@ class SimNinja:
         object.__setattr__(self, "affinities", tuple(Element(a) for a in self.affinities))
         object.__setattr__(self, "keywords", frozenset(self.keywords))
         object.__setattr__(self, "abilities", frozenset(self.abilities))
+        # Keywords and abilities in one set: ``has`` is the simulator's most frequent question.
+        object.__setattr__(self, "traits", self.keywords | self.abilities)
 
     @property
     def is_chunin(self) -> bool:
@@ -51,7 +53,7 @@ class SimNinja:
         return self.kind in ("hero", "ronin") or KW.HERO in self.keywords or KW.RONIN in self.keywords
 
     def has(self, name: str) -> bool:
-        return name in self.keywords or name in self.abilities
+        return name in self.traits
 
     @classmethod
     def from_profile(
