@@ -295,17 +295,7 @@ def _play_in_bulk(matches, *, master, rng: random.Random, challenges) -> None:
         )
         MatchTeam.objects.bulk_update(
             sides_out,
-            [
-                "rating",
-                "reroll_tokens",
-                "moon_power_tokens",
-                "extra_all_stars",
-                "bonus_koban",
-                "roster_snapshot",
-                "points",
-                "outcome",
-                "koban_earned",
-            ],
+            [*MatchTeam.KICK_OFF_FIELDS, "points", "outcome", "koban_earned"],
             batch_size=500,
         )
         MatchNinja.objects.bulk_create(ninjas_out, batch_size=2000)

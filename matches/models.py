@@ -199,6 +199,16 @@ class MatchTeam(models.Model):
         DRAW = "draw", "Drew"
         LOSS = "loss", "Lost"
 
+    #: What kick-off writes: the rating, the underdog bonuses and the roster the match saw.
+    KICK_OFF_FIELDS = [
+        "rating",
+        "reroll_tokens",
+        "moon_power_tokens",
+        "extra_all_stars",
+        "bonus_koban",
+        "roster_snapshot",
+    ]
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="sides")
     team = models.ForeignKey("teams.Team", on_delete=models.PROTECT, related_name="match_sides")
     slot = models.PositiveSmallIntegerField(help_text="1 = home / player 1")

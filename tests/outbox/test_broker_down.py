@@ -1,7 +1,6 @@
 """With the broker stopped, dispatch never breaks a request: tasks wait in the outbox and go out
 when the broker is back. Uses a throwaway redis-server of its own so stopping it harms nothing."""
 
-import shutil
 import time
 
 import pytest
@@ -9,20 +8,13 @@ import pytest
 from outbox.dispatch import dispatch_now, pending_count, redispatch_pending
 from outbox.models import OutboxTask
 from rules.tasks import catalog_summary_task
-from tests.conftest import need
-from tests.support import RedisServer, celery_on
+from tests.support import redis_of_our_own
 
 
 @pytest.fixture
 def own_redis():
-    need(shutil.which("redis-server") is not None, "redis-server")
-    server = RedisServer()
-    server.start()
-    try:
-        with celery_on(server):
-            yield server
-    finally:
-        server.stop()
+    with redis_of_our_own() as server:
+        yield server
 
 
 def test_dispatch_with_broker_down_is_stored_and_sent_later(db, own_redis):
