@@ -64,7 +64,7 @@ def check(page, label: str) -> None:
 def walk(base: str, browser) -> None:
     from matches.models import Match
 
-    season, match = seed()
+    _, match = seed()
     page = browser.new_context(**PHONE).new_page()
     page.set_default_timeout(15_000)
 
