@@ -15,7 +15,7 @@ two measured from the same edge) or shares an enemy contact with it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from ..keywords import KW, Harm
@@ -41,6 +41,16 @@ NOTHING: Option = (0.0, None)
 def friend_in_zone(m: Model, f: Model) -> bool:
     """``f`` (a friend) is in ``m``'s influence zone on the abstract board."""
     return f is not m and f.team == m.team and (abs(f.progress - m.progress) <= 1 or bool(f.engaged & m.engaged))
+
+
+def best_of(candidates: Iterable[Model], value: Callable[[Model], float]) -> tuple[float, Model | None]:
+    """(value, model) of the first candidate worth the most, if any is worth more than nothing."""
+    best: tuple[float, Model | None] = (0.0, None)
+    for e in candidates:
+        worth = value(e)
+        if worth > best[0]:
+            best = (worth, e)
+    return best
 
 
 class Abilities(Part):
@@ -239,13 +249,10 @@ class Abilities(Part):
 
     def volcano_pots(self, m: Model) -> Option:
         """Volcano Pots: test; one enemy within six spaces and every model adjacent to it Stunned."""
-        best: tuple[float, Model | None] = (0.0, None)
-        for e in self.within(m, 6):
-            victims = [e, *self.adjacent_to(e)]
-            value = sum(self.stun_value(v, m.team) for v in victims if v is not m)
-            if value > best[0]:
-                best = (value, e)
-        value, target = best
+        value, target = best_of(
+            self.within(m, 6),
+            lambda e: sum(self.stun_value(v, m.team) for v in [e, *self.adjacent_to(e)] if v is not m),
+        )
         if target is None:
             return NOTHING
 
@@ -296,15 +303,15 @@ class Abilities(Part):
         """Wanderlust: test; an enemy within six moves up to four spaces ignoring influence zones.
         Policy: the enemy in contact with the friend in most danger (most Stun tokens) is moved four
         spaces back, out of every contact; a medal carrier first."""
-        best: tuple[float, Model | None] = (0.0, None)
-        for e in self.within(m, 6, visible=False):
+
+        def worth(e: Model) -> float:
             value = 1.0 if e.carrying is not None else 0.0
             friends = [self.board.models[u] for u in e.engaged]
             if friends:
                 value = max(value, 0.15 + 0.3 * max(f.stun for f in friends))
-            if value > best[0]:
-                best = (value, e)
-        value, target = best
+            return value
+
+        value, target = best_of(self.within(m, 6, visible=False), worth)
         if target is None:
             return NOTHING
 

@@ -40,11 +40,9 @@ class Infiltration(SentryGuarded, MedalChallenge):
 
     def drop(self, carrier: Model, by: Model | None) -> None:
         """ "Medals": the medal is placed in the space the Injured carrier occupied."""
-        if carrier.carrying is None:
+        medal = self.release(carrier)
+        if medal is None:
             return
-        medal = carrier.carrying
-        carrier.carrying = None
-        self.medals_home[medal] = True
         at = self.board.spot(carrier)
         if at != MEDAL_SPOTS[medal]:
             self.loose[medal] = at

@@ -331,13 +331,17 @@ class MedalChallenge(Challenge):
             self.score.add(m.team, to.points, f"{m.name} {to.why}")
         return True
 
-    def drop(self, carrier: Model, by: Model | None) -> None:
-        if carrier.carrying is None:
-            return
+    def release(self, carrier: Model) -> int | None:
+        """Take the medal off an Injured carrier (it counts as home again); None if it carried none."""
         medal = carrier.carrying
-        carrier.carrying = None
-        self.medals_home[medal] = True
-        if not self.credit_return(medal, by):
+        if medal is not None:
+            carrier.carrying = None
+            self.medals_home[medal] = True
+        return medal
+
+    def drop(self, carrier: Model, by: Model | None) -> None:
+        medal = self.release(carrier)
+        if medal is not None and not self.credit_return(medal, by):
             self.journal.say("the medal goes back to its goal space")
 
     def credit_return(self, medal: int, by: Model | None) -> bool:
