@@ -177,8 +177,8 @@ def fixtures_created(matches: Sequence[Match]) -> list[Notification]:
 
 def result_event(event: str, match: Match, actor, extra: Mapping) -> list[Notification]:
     """A step of a result's life (matches/hooks.py): who is told, and what."""
-    if match.simulated:
-        return []  # a simulation's games tell nobody
+    if match.simulated:  # a simulation's games tell nobody, but the rolls they leave wait for a choice
+        return _advancements(match) if event == match_hooks.CONFIRMED else []
     sides = _sides([match])[match.pk]
     actor_id = getattr(actor, "pk", None)
     pairing = _pairing(sides)
