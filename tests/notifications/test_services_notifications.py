@@ -18,7 +18,7 @@ from notifications import services
 from notifications.models import DeadlineReminder, Kind, Notification, Preference
 from teams.models import AdvancementRoll, Team
 from tests.factories import LeagueFactory, UserFactory, make_team
-from tests.league.helpers import add_team, generate, make_season
+from tests.league.helpers import generate, make_season
 from tests.simulation.helpers import on_the_edge_of_a_level
 from tests.support import record_for
 
@@ -75,7 +75,7 @@ def test_a_confirmed_result_tells_the_submitter_not_the_confirmer_and_the_rolls_
     owners = {r.ninja.team.owner.username for r in rolls.select_related("ninja__team__owner")}
     assert owners == {"alice", "bob"}  # every model was on the edge: both players have rolls
     assert set(told(Kind.ADVANCEMENT)) == owners  # the confirmer too: the choice waits for him
-    assert len(sum(told(Kind.ADVANCEMENT).values(), [])) == rolls.count()
+    assert sum(len(texts) for texts in told(Kind.ADVANCEMENT).values()) == rolls.count()
     assert "Result confirmed: Tigers 3 – Squids 1" in " ".join(mailed()["alice@example.org"])
     assert not any("Result confirmed" in s for s in mailed()["bob@example.org"])
 
@@ -104,10 +104,9 @@ def test_the_master_entering_a_result_confirms_it_and_tells_both_players(match, 
 
 
 def test_a_rolled_back_event_tells_nobody(match, alice, django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError):
-        with transaction.atomic():
-            submit(match, alice)
-            raise RuntimeError("the request failed later")
+    with django_capture_on_commit_callbacks(execute=True), pytest.raises(RuntimeError), transaction.atomic():
+        submit(match, alice)
+        raise RuntimeError("the request failed later")
     assert not Notification.objects.exists() and mail.outbox == []
 
 
