@@ -145,7 +145,7 @@ def test_a_mail_clients_one_click_post_needs_no_session_and_no_csrf_token(catalo
 
 def _forged_tokens(user_id: int) -> dict[str, str]:
     good = make_token(user_id=user_id, kind=Kind.RESULT)
-    payload, rest = good.split(":", 1)
+    _payload, rest = good.split(":", 1)
     other_kind = signing.dumps([user_id, Kind.FIXTURE], salt=SALT)
     return {
         "altered signature": good[:-2] + ("AA" if not good.endswith("AA") else "BB"),
