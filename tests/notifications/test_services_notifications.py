@@ -263,3 +263,16 @@ def test_the_deadline_task_is_registered_as_a_periodic_task(season_with_deadline
     assert PeriodicTask.objects.get(name=NOTIFY_DEADLINES.name).task == deadline_reminders_task.name
     assert deadline_reminders_task.apply().get() == 2  # round 1 of four teams: two fixtures
     assert deadline_reminders_task.apply().get() == 0
+
+
+def test_a_replay_of_a_voided_fixture_tells_both_players(catalog):
+    season = make_season(2)
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    match = Match.objects.get(season=season)
+    Match.objects.filter(pk=match.pk).update(status=Match.Status.VOIDED)  # voiding is the matches app's test
+    Notification.objects.all().delete()
+    replay = league_services.fixture_replay(match=match, actor=season.league.master)
+    home, away = (s.team for s in replay.sides.order_by("slot"))
+    assert set(
+        Notification.objects.filter(kind=Kind.FIXTURE, url=replay.get_absolute_url()).values_list("user_id", flat=True)
+    ) == {home.owner_id, away.owner_id}
