@@ -11,7 +11,7 @@ class Unread:
 
     @cached_property
     def count(self) -> int:
-        if not self.user.is_authenticated:
+        if self.user is None or not self.user.is_authenticated:
             return 0
         from notifications.services import unread_count
 
