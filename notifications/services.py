@@ -18,7 +18,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
@@ -317,4 +317,4 @@ def notifications_read_all(*, user) -> int:
 
 def unread_count(user) -> int:
     """One query (a partial index serves it)."""
-    return Notification.objects.filter(Q(user=user) & Q(read_at__isnull=True)).count()
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
