@@ -46,7 +46,14 @@ JOBS_RECOVER = Periodic(
     every=lambda: settings.JOB_RECOVERY_EVERY,
 )
 
-PERIODIC_TASKS: tuple[Periodic, ...] = (NEWSLETTERS_WEEKLY, OUTBOX_REDISPATCH, JOBS_RECOVER)
+NOTIFY_DEADLINES = Periodic(
+    name="Remind players of fixtures near their deadline",
+    task="notifications.deadline_reminders",
+    description="Tells both players of each unplayed fixture whose deadline is near, once per fixture.",
+    crontab={"minute": "0", "hour": "*/3"},
+)
+
+PERIODIC_TASKS: tuple[Periodic, ...] = (NEWSLETTERS_WEEKLY, OUTBOX_REDISPATCH, JOBS_RECOVER, NOTIFY_DEADLINES)
 
 
 def _schedule(periodic: Periodic, crontab: dict[str, str] | None = None) -> dict:

@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "league.apps.LeagueConfig",
     "outbox",
     "newsletters",
+    "notifications",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -126,6 +127,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "notifications.context_processors.unread",
             ],
         },
     },
@@ -260,6 +262,11 @@ else:
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "300" if REDIS_URL else "0"))
 #: The heavy blocks of members' pages (league/fragments.py), under the same data version.
 FRAGMENT_CACHE_SECONDS = int(os.environ.get("FRAGMENT_CACHE_SECONDS", "300" if REDIS_URL else "0"))
+
+#: Notifications (notifications/): fixtures are reminded of this many days before their deadline;
+#: an email's unsubscribe link works for this many seconds.
+NOTIFICATIONS_DEADLINE_DAYS = int(os.environ.get("NOTIFICATIONS_DEADLINE_DAYS", "2"))
+NOTIFICATIONS_UNSUBSCRIBE_MAX_AGE = int(os.environ.get("NOTIFICATIONS_UNSUBSCRIBE_MAX_AGE", str(90 * 24 * 3600)))
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Moonlight League <league@localhost>")

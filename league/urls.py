@@ -13,6 +13,7 @@ urlpatterns = [
     path("matches/", include("league.simulation_urls")),
     path("leagues/", include("league.app_urls")),
     path("newsletters/", include("newsletters.urls")),
+    path("notifications/", include("notifications.urls")),
     # The API app sits above every other: named by string, never imported (api/apps.py).
     path("api/v1/", include("api.urls")),
     path("accounts/api/", include("api.web_urls")),

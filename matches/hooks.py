@@ -102,3 +102,26 @@ def result_changed(match_id: int) -> None:
             callback(match_id)
         except Exception:
             logger.exception("result hook %r failed for match %s", name, match_id)
+
+
+# --- inside the transaction, on each step of a result's life: a hook gets the event ---------------
+# (the notifications: who is told that a result waits, was confirmed, rejected or disputed)
+
+#: The events: a result submitted and waiting for confirmation, confirmed (also by the master, by a
+#: settled dispute or by a matching second record), sent back (rejected), or disputed.
+SUBMITTED, CONFIRMED, REJECTED, DISPUTED = "submitted", "confirmed", "rejected", "disputed"
+
+ResultEvent = Callable[[str, "Match", object, dict], object]
+_events: dict[str, ResultEvent] = {}
+
+
+def on_result_event(name: str, hook: ResultEvent) -> None:
+    """Register ``hook(event, match, actor, extra)`` to run inside the transaction of each step of a
+    result's life (``extra``: e.g. ``{"submitted_by_id": ...}`` for a rejection); registering a name
+    again replaces it. A hook that fails rolls the step back, so a hook should only write rows."""
+    _events[name] = hook
+
+
+def run_result_event(event: str, match: Match, actor=None, **extra) -> None:
+    for hook in list(_events.values()):
+        hook(event, match, actor, extra)

@@ -441,6 +441,8 @@ def match_submit_result(
         needs_confirmation = rules.results_need_confirmation and not simulated and not is_master_of(actor, locked)
         if not needs_confirmation:
             _apply_sequence(locked, actor=actor)
+        else:
+            hooks.run_result_event(hooks.SUBMITTED, locked, actor)
     # ``locked`` holds every column as this transaction wrote it: no need to read the row again.
     copy_columns(locked, match)
     return match
@@ -483,6 +485,7 @@ def _counter_submit(
     locked.counter_at = timezone.now()
     locked.status = Match.Status.DISPUTED
     locked.save(update_fields=["counter_record", "counter_by", "counter_at", "status"])
+    hooks.run_result_event(hooks.DISPUTED, locked, actor)
 
 
 def match_settle(
@@ -555,12 +558,14 @@ def match_reject(*, match: Match, actor: User | None, reason: str = "") -> Match
             raise ValidationError("Only a submitted, unconfirmed result can be rejected.")
         if not can_confirm(actor, locked):
             raise PermissionDenied("Only an opposing player or the league's master may reject this result.")
+        submitted_by_id = locked.submitted_by_id
         locked.result_draft = {"rejected_record": locked.submitted_record, "reason": reason}
         locked.submitted_record = None
         locked.status = Match.Status.SCHEDULED
         locked.submitted_by = None
         locked.submitted_at = None
         locked.save(update_fields=["result_draft", "submitted_record", "status", "submitted_by", "submitted_at"])
+        hooks.run_result_event(hooks.REJECTED, locked, actor, submitted_by_id=submitted_by_id, reason=reason)
     return locked
 
 
@@ -716,6 +721,7 @@ def _write_outcome(
     # teams' ratings.
     hooks.run_result_written(match)
     team_ratings_refresh(team_ids=side_of)
+    hooks.run_result_event(hooks.CONFIRMED, match, actor)
     transaction.on_commit(lambda: _after_confirm(match.pk))
 
 

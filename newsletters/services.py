@@ -35,7 +35,7 @@ from django.utils import timezone
 from common import text
 from league.models import League, Season
 from matches.models import Match
-from newsletters import content, selectors
+from newsletters import content, hooks, selectors
 from newsletters.models import EDITORIAL_MAX_LENGTH, Newsletter, NewsletterDelivery
 from newsletters.periods import Period, last_complete_week
 from newsletters.permissions import require_master
@@ -472,6 +472,7 @@ def newsletter_publish(
         locked.save(
             update_fields=["status", "published_at", "published_by", "editorial_html", "permalink", "updated_at"]
         )
+        hooks.published(locked)
         if send_email:
             newsletter_email_players(newsletter=locked)
     return locked
@@ -496,15 +497,18 @@ def newsletter_email_players(*, newsletter: Newsletter) -> list[NewsletterDelive
         raise ValidationError("Only a published newsletter is emailed.")
     with transaction.atomic():
         existing = set(NewsletterDelivery.objects.filter(newsletter=newsletter).values_list("user_id", flat=True))
+        players = [user for user in selectors.recipients(newsletter.league) if user.pk not in existing]
+        refused = hooks.mail_refused([user.pk for user in players])  # who turned newsletter emails off
         new = [
             NewsletterDelivery(
                 newsletter=newsletter,
                 user=user,
                 email=user.email or "",
-                status=NewsletterDelivery.Status.PENDING if user.email else NewsletterDelivery.Status.SKIPPED,
+                status=NewsletterDelivery.Status.PENDING
+                if user.email and user.pk not in refused
+                else NewsletterDelivery.Status.SKIPPED,
             )
-            for user in selectors.recipients(newsletter.league)
-            if user.pk not in existing
+            for user in players
         ]
         NewsletterDelivery.objects.bulk_create(new, ignore_conflicts=True)
         deliveries = list(
@@ -545,7 +549,7 @@ def absolutize_links(html: str, base: str) -> str:
     return html.replace('href="/', f'href="{base}/').replace("href='/", f"href='{base}/")
 
 
-def newsletter_email(newsletter: Newsletter, to: str) -> EmailMultiAlternatives:
+def newsletter_email(newsletter: Newsletter, to: str, *, user_id: int | None = None) -> EmailMultiAlternatives:
     """The email of a published newsletter: plain text and HTML, both from the stored content."""
     path = newsletter.get_absolute_url()
     permalink = newsletter.permalink or absolute_url(path)
@@ -566,7 +570,7 @@ def newsletter_email(newsletter: Newsletter, to: str) -> EmailMultiAlternatives:
         subject=subject,
         body=text,
         to=[to],
-        headers={"List-Id": f"<{newsletter.league.slug}.newsletters.moonlight-league>"},
+        headers={"List-Id": f"<{newsletter.league.slug}.newsletters.moonlight-league>", **hooks.mail_headers(user_id)},
     )
     message.attach_alternative(html, "text/html")
     return message
@@ -587,7 +591,7 @@ def delivery_send(*, delivery_id: int) -> NewsletterDelivery | None:
             return delivery
         delivery.attempts += 1
         try:
-            newsletter_email(delivery.newsletter, delivery.email).send(fail_silently=False)
+            newsletter_email(delivery.newsletter, delivery.email, user_id=delivery.user_id).send(fail_silently=False)
         except Exception as exc:
             delivery.status = NewsletterDelivery.Status.FAILED
             delivery.last_error = f"{type(exc).__name__}: {exc}"[:300]

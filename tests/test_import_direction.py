@@ -1,6 +1,7 @@
 """Dependencies point one way (docs/architecture.md, "Dependencies"):
 
-    rules <- teams <- matches <- league <- newsletters      (common, outbox, games, ratings beneath all)
+    rules <- teams <- matches <- league <- newsletters <- notifications, stats <- api
+                                                    (common, outbox, games, ratings beneath all)
 
 Every module of the project's packages is parsed with ``ast`` (no import is run), and every import
 in it, at the top, inside a function, under ``if TYPE_CHECKING:``, relative or absolute, is checked:
@@ -29,6 +30,7 @@ LAYERS = {
     "matches": 3,
     "league": 4,
     "newsletters": 5,
+    "notifications": 6,
     "stats": 6,
     "api": 7,
 }

@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from common import text
+from league import hooks
 from league.models import League, ScheduleRun, SeasonEntry
 from league.services.seasons import current_season
 from teams.models import Team
@@ -57,6 +58,7 @@ def application_accept(*, team: Team) -> SeasonEntry | None:
             raise ValidationError(f"{team.name} has no pending application.")
         team.entry_status = Team.EntryStatus.ACCEPTED
         team.save(update_fields=["entry_status"])
+        hooks.application_decided(team, team.league, accepted=True)
         season = current_season(team.league)
         if season is None:
             return None
@@ -73,9 +75,11 @@ def application_refuse(*, team: Team) -> Team:
         team = Team.objects.select_for_update().get(pk=team.pk)
         if team.league_id is None or team.entry_status != Team.EntryStatus.PENDING:
             raise ValidationError(f"{team.name} has no pending application.")
+        league = League.objects.get(pk=team.league_id)
         team.league = None
         team.entry_status = Team.EntryStatus.REFUSED
         team.save(update_fields=["league", "entry_status"])
+        hooks.application_decided(team, league, accepted=False)
     return team
 
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from league import hooks
 from league.models import Season
 from league.services.seasons import mark_running
 from matches.models import REGULAR_STAGE, DiceRoll, Match, MatchTeam
@@ -121,6 +122,7 @@ def fixture_arrange(
             date=date,
         )
         mark_running(season)
+        hooks.fixtures_created([match])
     return match
 
 

@@ -8,7 +8,7 @@ import uuid
 
 from django.db import transaction
 
-from league import scheduling
+from league import hooks, scheduling
 from league.models import BracketSlot, ScheduleRun, Season
 from league.services.fixtures import fixture_create
 from league.services.schedules import run_done, write_plan
@@ -68,6 +68,7 @@ def playoffs_advance(*, season: Season, rng: random.Random | None = None) -> lis
                 slot.match = replay
                 slot.save(update_fields=["match"])
                 made.append(replay)
+                hooks.fixtures_created([replay])
                 continue
             if slot.winner_id is None:
                 winner = _slot_winner(slot, list(slot.match.sides.all()) if slot.match else [])

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from common import text
-from league import readmodel, scheduling, selectors
+from league import hooks, readmodel, scheduling, selectors
 from league.models import BracketSlot, Bye, Round, Season
 from league.services.fixtures import _season_entry_ids, fixture_create
 from league.services.playoffs import on_match_confirmed
@@ -146,6 +146,7 @@ def fixture_replay(*, match: Match, actor=None) -> Match:
         replay.deadline, replay.place = locked.deadline, locked.place
         replay.save(update_fields=["replay_of", "deadline", "place"])
         BracketSlot.objects.filter(match=locked).update(match=replay)
+        hooks.fixtures_created([replay])
     return replay
 
 

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from league import readmodel, scheduling, selectors
+from league import hooks, readmodel, scheduling, selectors
 from league.models import BracketSlot, Bye, Round, ScheduleRun, Season, SeasonEntry
 from league.services.fixtures import fixture_create
 from league.services.seasons import mark_running
@@ -280,6 +280,7 @@ def write_plan(
     )
     if byes and run.stage == REGULAR_STAGE and readmodel.counts_bye_points(season):
         readmodel.standings_refresh(season=season, team_ids=[t for _r, t, _reason in byes])  # a bye scores
+    hooks.fixtures_created(made)
     return made
 
 

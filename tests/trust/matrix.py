@@ -163,6 +163,12 @@ def _newsletter(key: str) -> Callable[[World], dict]:
     return lambda w: {"league_slug": w.league.slug, "key": w.extra[key].period_key}
 
 
+def _unsubscribe(w: World) -> dict:
+    from notifications.tokens import make_token
+
+    return {"token": make_token(user_id=w.users["player"].pk, kind="result")}
+
+
 RULES: dict[str, list[Case]] = {
     # --- site and accounts
     "home": [_public()],
@@ -489,6 +495,20 @@ RULES: dict[str, list[Case]] = {
     "newsletters:publish": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER, data=lambda w: {})],
     "newsletters:status": [Case(kwargs=_newsletter("draft"), get=MASTER, post=MASTER)],
     "newsletters:deliveries": [Case(kwargs=_newsletter("published"), get=MASTER, post=MASTER)],
+    # --- notifications: each member's own; the unsubscribe link's token is its authority (no log-in)
+    "notifications:list": [Case(kwargs=lambda w: {}, get=MEMBERS, post=None)],
+    "notifications:read": [
+        Case(kwargs=lambda w: {"pk": w.extra["notification"].pk}, get=None, post=frozenset({"player"}))
+    ],
+    "notifications:read_all": [Case(kwargs=lambda w: {}, get=None, post=MEMBERS)],
+    "notifications:settings": [
+        Case(
+            kwargs=lambda w: {}, get=MEMBERS, post=MEMBERS, data=lambda w: {"fixture_email": "on", "result_site": "on"}
+        )
+    ],
+    # (a forged or expired token is answered 400 and writes nothing: tests/notifications and the
+    # hostile-input tests post such tokens)
+    "notifications:unsubscribe": [Case(kwargs=_unsubscribe, get=ANY, post=ANY)],
     # --- statistics: public, read-only (GET and HEAD only)
     "stats:honours": [_public(_league), _public(lambda w: {"slug": w.other_league.slug}, "other league")],
     "stats:team_history": [_public(_team), _public(lambda w: {"pk": w.free_team.pk}, "a team in no league")],

@@ -129,12 +129,19 @@ def test_with_redis_down_a_result_is_entered_and_confirmed(world, own_redis, dja
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED and match.sequence_applied_at is not None
     assert TreasuryEntry.objects.count() > ledger_before  # the post-game sequence ran: revenue paid
-    # ...and it needed no task: the one waiting in the outbox is the strength ratings' recompute
-    # (issue 16), dispatched after the result committed and sent when the broker is back.
+    # ...and it needed no task: those waiting in the outbox are the strength ratings' recompute
+    # (issue 16) and the notification emails (issue 14: the opponent told a result waits, the
+    # submitter told it was confirmed), dispatched after each commit and sent when the broker is back.
     from outbox.models import OutboxTask
 
-    pending = OutboxTask.objects.filter(status=OutboxTask.Status.PENDING)
-    assert pending_count() == 1 and list(pending.values_list("task_name", flat=True)) == ["stats.ratings_recompute"]
+    pending = list(OutboxTask.objects.filter(status=OutboxTask.Status.PENDING).values_list("task_name", "kwargs"))
+    assert pending_count() == len(pending)
+    assert [name for name, _kwargs in pending].count("stats.ratings_recompute") == 1
+    mails = [kwargs for name, kwargs in pending if name == "outbox.send_mail"]
+    assert len(pending) == 1 + len(mails)
+    subjects = {(tuple(m["to"]), m["subject"].split(":")[1].strip()) for m in mails}
+    assert ((world.users["other_player"].email,), "A result waits for your confirmation") in subjects
+    assert ((world.users["player"].email,), "Result confirmed") in subjects
 
 
 def test_with_redis_down_schedule_generation_waits_and_completes_when_redis_is_back(transactional_db, own_redis):

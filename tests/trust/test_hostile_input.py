@@ -145,6 +145,30 @@ def test_email_change_confirm(world, token):
     _check(world, "player", url, {})
 
 
+# --- notifications ----------------------------------------------------------------------------------
+
+
+@FAST
+@given(data=st.data())
+def test_notification_settings(world, data):
+    from notifications.models import Kind
+
+    fields = {f"{kind}_{how}": hostile("on", "", "false") for kind in Kind.values for how in ("email", "site")}
+    fields["unknown_email"] = hostile("on")
+    _check(world, "player", reverse("notifications:settings"), data.draw(form_data(fields)))
+
+
+@FAST
+@given(token=st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="/"), min_size=1, max_size=2000))
+def test_notification_unsubscribe(world, token):
+    """Any token in the link: refused (400), nothing written; by anyone, signed in or not."""
+    from urllib.parse import quote
+
+    url = reverse("notifications:unsubscribe", args=["TOKEN"]).replace("TOKEN", quote(token, safe=""))
+    _check(world, "anonymous", url, {"List-Unsubscribe": "One-Click"})
+    _check(world, "other_player", url, {})
+
+
 # --- teams ------------------------------------------------------------------------------------------
 
 
@@ -522,6 +546,8 @@ POSTED_HERE = {
     "newsletters:build",
     "newsletters:edit",
     "newsletters:publish",
+    "notifications:settings",
+    "notifications:unsubscribe",
 }
 
 
@@ -547,6 +573,8 @@ def test_every_form_is_fuzzed():
         "api:match-confirm",  # reads no body
         "data:token",  # make or revoke a token: no field but the button's name
         "league:fixture_replay",
+        "notifications:read",  # mark one read: its id comes from the URL
+        "notifications:read_all",
     }
     posting = {name for name, cases in RULES.items() if any(c.post not in (None, READ_ONLY) for c in cases)}
     missing = posting - POSTED_HERE - _api_writes() - buttons

@@ -147,6 +147,7 @@ def seed_world() -> World:
     world.extra["tokens"] = _api_tokens(users)
     world.extra["disputed"] = Match.objects.get(pk=disputed.pk)
     _seed_newsletters(world)
+    _seed_notifications(world)
     _seed_simulation(world)
     _seed_balance_study(world)
     _seed_team_states(world)
@@ -256,6 +257,17 @@ def _seed_newsletters(world: World) -> None:
         title="Week 7 at the Lantern",
         build_task_id=uuid.uuid4().hex,
         **common,
+    )
+
+
+def _seed_notifications(world: World) -> None:
+    """One notification of the player's (only he may mark it read)."""
+    if not apps.is_installed("notifications"):
+        return
+    from notifications.models import Kind, Notification
+
+    world.extra["notification"] = Notification.objects.create(
+        user=world.users["player"], kind=Kind.FIXTURE, text="Fixture, round 1: Tigers v Squids", url="/"
     )
 
 
