@@ -101,6 +101,11 @@ class HouseRules(models.Model):
         help_text="Swiss seasons: how teams with the same points are ordered for pairing (docs/ratings.md).",
     )
 
+    several_teams_per_owner = models.BooleanField(
+        default=False,
+        help_text="A player may enter more than one team in the same season (issue 14). Off: one team per player.",
+    )
+
     HOUSE_RULE_FIELDS = (
         "starting_koban",
         "revenue_win",
@@ -119,6 +124,7 @@ class HouseRules(models.Model):
         "points_forfeit_loss",
         "revenue_forfeit_win",
         "swiss_order",
+        "several_teams_per_owner",
     )
 
     class Meta:

@@ -33,7 +33,7 @@ from rules.engine.records import MatchRecord, NinjaRecord, RosterEntry, SideSnap
 from rules.models import Keyword
 from teams import selectors as team_selectors
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
-from teams.services import team_ratings_refresh, treasury_post, treasury_post_many
+from teams.services import roster_problems, team_ratings_refresh, treasury_post, treasury_post_many
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -174,6 +174,24 @@ def kick_off_blockers(match: Match) -> list[tuple[Team, list[AdvancementRoll]]]:
     return [(s.team, rolls[s.team_id]) for s in sorted(sides, key=lambda s: s.slot) if s.team_id in rolls]
 
 
+def kick_off_roster_problems(match: Match) -> list[tuple[Team, list[str]]]:
+    """The teams of a match whose roster is not legal (for example after releasing their only
+    chunin), each with what to fix: such a team cannot kick off (issue 14). Three queries a side."""
+    blocked = []
+    for side in match.sides.select_related("team__clan").order_by("slot"):
+        problems = roster_problems(team=side.team)
+        if problems:
+            blocked.append((side.team, problems))
+    return blocked
+
+
+def kick_off_roster_messages(blocked: Sequence[tuple[Team, Sequence[str]]]) -> list[str]:
+    return [
+        f"{team.name} cannot kick off: its roster is not legal ({' '.join(problems)}) Its player fixes it first."
+        for team, problems in blocked
+    ]
+
+
 def kick_off_blocker_messages(blockers: Sequence[tuple[Team, Sequence[AdvancementRoll]]]) -> list[str]:
     messages = []
     for team, rolls in blockers:
@@ -187,16 +205,18 @@ def kick_off_blocker_messages(blockers: Sequence[tuple[Team, Sequence[Advancemen
 
 def match_kick_off(*, match: Match) -> Match:
     """Store ratings, underdog bonuses and roster snapshots, and the dice seed. Idempotent.
-    Refused (:class:`KickOffBlocked`) while a team has an advancement roll still to choose."""
+    Refused (:class:`KickOffBlocked`) while a team has an advancement roll still to choose or an
+    illegal roster."""
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.kicked_off_at is not None:
             return locked
         if locked.status == Match.Status.VOIDED:
             raise ValidationError("This match was voided.")
-        blockers = kick_off_blockers(locked)
-        if blockers:
-            raise KickOffBlocked(kick_off_blocker_messages(blockers))
+        problems = kick_off_roster_messages(kick_off_roster_problems(locked))
+        problems += kick_off_blocker_messages(kick_off_blockers(locked))
+        if problems:
+            raise KickOffBlocked(problems)
         sides = live_sides(locked)
         bonuses = live_underdog_bonuses(locked, sides)
         for (side, team, rating), bonus in zip(sides, bonuses, strict=True):

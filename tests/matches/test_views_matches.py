@@ -197,10 +197,10 @@ def _match_with_roster(league, size):
     from teams import services as team_services
 
     team_services.treasury_post(team=home, amount=300, reason="correction", note="funds")
-    plan = [
-        ("tengu", 1),
+    plan = [  # a legal roster first (a team with an illegal one cannot kick off), then more of it
         ("tora-chunin", 1),
         ("tora-kaiken", 4),
+        ("tengu", 1),
         ("tora-yajiri", 2),
         ("tora-kunoichi", 2),
         ("tora-oni", 2),
