@@ -16,7 +16,6 @@ from django.urls import reverse
 from common.text import NameField, NameKeyField, NameKeyMixin, SingleLineField
 from rules.models import Keyword, Profile, SpecialAbility
 
-
 #: A team colour: "#" and six hex digits (what an ``<input type="color">`` sends).
 HEX_COLOUR = RegexValidator(r"^#[0-9a-fA-F]{6}\Z", "Give the colour as # and six hex digits, like #1f3a5c.")
 MOTTO_MAX_LENGTH = 120
