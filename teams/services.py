@@ -134,6 +134,26 @@ def _team_name_taken(name: str, league, *, exclude: Team | None = None) -> None:
 def team_create(*, owner, name: str, clan, league=None) -> Team:
     name = text.clean_name(name, max_length=Team._meta.get_field("name").max_length, what="your team a name")
     _team_name_taken(name, league)
+    if league is not None and not league.several_teams_per_owner:
+        # founding a team in a league is applying to it: one team per player unless the house
+        # rules allow several (league.services.applications.owner_team_blockers says the same)
+        other = (
+            Team.objects.filter(
+                league=league,
+                owner_id=owner.pk,
+                entry_status__in=[Team.EntryStatus.ACCEPTED, Team.EntryStatus.PENDING],
+            )
+            .exclude(status=Team.Status.RETIRED)
+            .values_list("name", flat=True)
+            .first()
+        )
+        if other is not None:
+            raise ValidationError(
+                {
+                    "league": f"{other} already plays for you in {league}, and its house rules allow one team "
+                    "per player in a season (the master may allow several)."
+                }
+            )
     starting = league.starting_koban if league is not None else STARTING_KOBAN
     try:
         with transaction.atomic():

@@ -84,7 +84,11 @@ def seed_world() -> World:
     }
     stranger, stranger2 = UserFactory(username="trust-stranger"), UserFactory(username="trust-stranger-2")
     league = LeagueFactory(
-        name="Lantern League", slug="lantern", master=users["master"], description="Lanterns over the river."
+        name="Lantern League",
+        slug="lantern",
+        master=users["master"],
+        description="Lanterns over the river.",
+        several_teams_per_owner=True,  # trust-other's teams in every state of an application
     )
     other_league = LeagueFactory(name="Mist League", slug="mist", master=users["other_master"])
     season = league_services.season_create(
