@@ -154,6 +154,10 @@ def seed_world() -> World:
     _seed_simulation(world)
     _seed_balance_study(world)
     _seed_team_states(world)
+    # an invitation link to L (issue 14, part 5)
+    world.extra["invitation"] = league_services.invitation_create(
+        league=league, actor=users["master"], days=30, max_uses=50
+    )
     _seed_fixture_states(world)
     for obj in (confirmed, submitted, open_match, team_a, team_b):
         obj.refresh_from_db()
