@@ -135,13 +135,13 @@ def team_create(*, owner, name: str, clan, league=None) -> Team:
     name = text.clean_name(name, max_length=Team._meta.get_field("name").max_length, what="your team a name")
     _team_name_taken(name, league)
     if league is not None and not league.several_teams_per_owner:
-        # founding a team in a league is applying to it: one team per player unless the house
-        # rules allow several (league.services.applications.owner_team_blockers says the same)
+        # founding a team in a league is applying to it: not while another team of the player is
+        # accepted there, unless the house rules allow several (as league.services.team_apply)
         other = (
             Team.objects.filter(
                 league=league,
                 owner_id=owner.pk,
-                entry_status__in=[Team.EntryStatus.ACCEPTED, Team.EntryStatus.PENDING],
+                entry_status=Team.EntryStatus.ACCEPTED,
             )
             .exclude(status=Team.Status.RETIRED)
             .values_list("name", flat=True)

@@ -11,15 +11,15 @@ from league.services.seasons import current_season
 from teams.models import Team
 
 
-def owner_team_blockers(*, team: Team, league: League, allowed: bool, pending_too: bool) -> None:
+def owner_team_blockers(*, team: Team, league: League, allowed: bool) -> None:
     """One player, one team in a season, unless the house rule allows several: refuse ``team`` when
-    its owner already has another team (not retired) accepted in ``league`` (or, ``pending_too``,
-    applying to it). One query."""
+    its owner already has another team (not retired) accepted in ``league`` (accepted teams are
+    entered in every season). Two pending applications may wait; accepting the second is refused.
+    One query."""
     if allowed:
         return
-    states = [Team.EntryStatus.ACCEPTED, *([Team.EntryStatus.PENDING] if pending_too else [])]
     other = (
-        Team.objects.filter(league=league, owner_id=team.owner_id, entry_status__in=states)
+        Team.objects.filter(league=league, owner_id=team.owner_id, entry_status=Team.EntryStatus.ACCEPTED)
         .exclude(status=Team.Status.RETIRED)
         .exclude(pk=team.pk)
         .values_list("name", flat=True)
@@ -54,7 +54,7 @@ def team_apply(*, team: Team, league: League) -> Team:
             raise ValidationError(f"{message} Rename yours first.")
 
     name_taken()
-    owner_team_blockers(team=team, league=league, allowed=league.several_teams_per_owner, pending_too=True)
+    owner_team_blockers(team=team, league=league, allowed=league.several_teams_per_owner)
     before = (team.league, team.entry_status)
     team.league = league
     team.entry_status = Team.EntryStatus.PENDING
@@ -80,7 +80,7 @@ def application_accept(*, team: Team) -> SeasonEntry | None:
             raise ValidationError(f"{team.name} has no pending application.")
         season = current_season(team.league)
         allowed = season.several_teams_per_owner if season is not None else team.league.several_teams_per_owner
-        owner_team_blockers(team=team, league=team.league, allowed=allowed, pending_too=False)
+        owner_team_blockers(team=team, league=team.league, allowed=allowed)
         team.entry_status = Team.EntryStatus.ACCEPTED
         team.save(update_fields=["entry_status"])
         if season is None:

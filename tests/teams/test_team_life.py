@@ -283,7 +283,9 @@ def test_league_table_shows_colours_and_motto_with_a_bounded_query_count(client,
 def test_a_player_cannot_found_a_second_team_in_a_league_that_allows_one():
     league = LeagueFactory()
     owner = UserFactory()
-    make_team("tora", owner=owner, league=league)
+    league_services.application_accept(team=make_team("tora", owner=owner, league=league))
+    pending = make_team("kitsune", owner=owner, league=LeagueFactory())  # applying elsewhere: no matter
+    assert pending.entry_status == Team.EntryStatus.PENDING
     with pytest.raises(ValidationError, match="one team per player"):
         make_team("ika", owner=owner, league=league)
     league.several_teams_per_owner = True
