@@ -89,6 +89,7 @@ def dash_world(
         for side in match.sides.select_related("team__clan"):
             legalise(side.team)  # an illegal roster cannot kick off
         match_services.match_kick_off(match=match)
+    team.refresh_from_db()  # its treasury after the recruits
     for state in ("to_confirm", "disputed", "rejected"):
         for match in world.fixtures[state]:
             home, away = _sides(match)
