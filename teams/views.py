@@ -32,6 +32,9 @@ from teams.permissions import (
 )
 from teams.throttling import signup_allowed
 
+#: The states of a team that still plays (a retired team's scroll is history: no edit, no retirement).
+PLAYING = (Team.Status.BUILDING, Team.Status.READY)
+
 
 def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
@@ -218,7 +221,7 @@ def team_ready(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def team_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """The owner renames the team and sets its colours and motto."""
-    team = get_object_or_404(Team.objects.select_related("league"), pk=pk, status__in=["building", "ready"])
+    team = get_object_or_404(Team.objects.select_related("league"), pk=pk, status__in=PLAYING)
     require_team_owner(request.user, team)
     initial = {
         "name": team.name,
@@ -248,7 +251,7 @@ def team_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def team_retire(request: HttpRequest, pk: int) -> HttpResponse:
     """The owner retires the team, after a confirmation page that shows it (and what stops it)."""
-    team = get_object_or_404(Team.objects.select_related("league", "clan"), pk=pk, status__in=["building", "ready"])
+    team = get_object_or_404(Team.objects.select_related("league", "clan"), pk=pk, status__in=PLAYING)
     require_team_owner(request.user, team)
     if request.method == "POST":
         try:
