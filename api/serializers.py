@@ -152,6 +152,7 @@ class HouseRulesSerializer(serializers.Serializer):
     points_forfeit_loss = serializers.IntegerField(allow_null=True, help_text="Empty: a loss's points")
     revenue_forfeit_win = serializers.IntegerField(allow_null=True, help_text="Empty: the win revenue")
     swiss_order = serializers.CharField()
+    several_teams_per_owner = serializers.BooleanField(help_text="A player may enter several teams in a season")
 
 
 class SeasonBriefSerializer(serializers.ModelSerializer):

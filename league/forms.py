@@ -309,3 +309,25 @@ class FixtureChallengeForm(CrispyMixin, forms.Form):
             f"{c.name} ({c.ninjas_allowed} ninja, {c.rounds} rounds)"
         )
         self._setup_helper()
+
+
+class InvitationCreateForm(CrispyMixin, forms.Form):
+    """The master's new invitation link: how long it lasts and how many applications it allows."""
+
+    submit_label = "Make a link"
+    days = forms.IntegerField(
+        min_value=1, max_value=365, required=False, initial=14, help_text="Days it works (blank: until revoked)."
+    )
+    max_uses = forms.IntegerField(
+        min_value=1, max_value=500, required=False, help_text="Applications it allows (blank: any number)."
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup_helper()
+
+
+class InvitationApplyForm(ApplyForm):
+    """The player's team, on the page an invitation link opens."""
+
+    submit_label = "Apply with this team"

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 
 from common.text import MultiLineField, NameField, NameKeyField, NameKeyMixin
 from matches.models import REGULAR_STAGE, playoff_stage
@@ -101,6 +102,11 @@ class HouseRules(models.Model):
         help_text="Swiss seasons: how teams with the same points are ordered for pairing (docs/ratings.md).",
     )
 
+    several_teams_per_owner = models.BooleanField(
+        default=False,
+        help_text="A player may enter more than one team in the same season (issue 14). Off: one team per player.",
+    )
+
     HOUSE_RULE_FIELDS = (
         "starting_koban",
         "revenue_win",
@@ -119,6 +125,7 @@ class HouseRules(models.Model):
         "points_forfeit_loss",
         "revenue_forfeit_win",
         "swiss_order",
+        "several_teams_per_owner",
     )
 
     class Meta:
@@ -403,3 +410,48 @@ class BracketSlot(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.away_id is None
+
+
+class LeagueInvitation(models.Model):
+    """A link (its code) the master shares so a signed-in player can apply with one of his teams
+    (issue 14, part 5). It gives no other right: the application waits for the master like any
+    other. It stops working when revoked, when it expires or once it was used ``max_uses`` times."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="invitations")
+    code = models.CharField(max_length=32, unique=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    max_uses = models.PositiveIntegerField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(max_uses__isnull=True) | models.Q(uses__lte=models.F("max_uses")),
+                name="invitation_uses_within_max",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.league}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("league:join", kwargs={"code": self.code})
+
+    def refusal(self, now=None) -> str:
+        """Why the link no longer works (empty while it does)."""
+        now = now or timezone.now()
+        if self.revoked_at is not None:
+            return "This invitation was revoked by the league's ninja master."
+        if self.expires_at is not None and self.expires_at <= now:
+            return "This invitation has expired."
+        if self.max_uses is not None and self.uses >= self.max_uses:
+            return "This invitation has been used as many times as it allowed."
+        return ""
+
+    @property
+    def is_usable(self) -> bool:
+        return not self.refusal()

@@ -90,6 +90,9 @@ def table_entries(season: Season) -> QuerySet:
             *SeasonEntry.STANDING_FIELDS,
             "team__name",
             "team__rating",
+            "team__colour_primary",
+            "team__colour_secondary",
+            "team__motto",
             "team__owner__username",
             "team__clan__name",
         )

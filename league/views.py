@@ -28,6 +28,8 @@ from league.forms import (
     FixturePairingForm,
     FixtureRescheduleForm,
     HouseRulesForm,
+    InvitationApplyForm,
+    InvitationCreateForm,
     LeagueCreateForm,
     RolloverForm,
     RoundDatesForm,
@@ -37,7 +39,16 @@ from league.forms import (
     WithdrawApplicationForm,
 )
 from league.fragments import fragment
-from league.models import REGULAR_STAGE, TIE_BREAKER_CHOICES, League, Round, ScheduleRun, Season, playoff_stage
+from league.models import (
+    REGULAR_STAGE,
+    TIE_BREAKER_CHOICES,
+    League,
+    LeagueInvitation,
+    Round,
+    ScheduleRun,
+    Season,
+    playoff_stage,
+)
 from league.permissions import (
     can_arrange_fixture,
     can_manage_fixture,
@@ -748,3 +759,61 @@ def fixture_replay(request: HttpRequest, pk: int) -> HttpResponse:
     return _action_page(
         request, match, "Replay the voided fixture", refusal=refusal, form=None if refusal else form, facts=facts
     )
+
+
+# --- invitations (issue 14, part 5) -------------------------------------------------------------
+
+
+@login_required
+def invitations(request: HttpRequest, slug: str) -> HttpResponse:
+    """The master's links: make one, see each one's state and uses, revoke one."""
+    league = _league(slug)
+    require_master(request.user, league)
+    form = InvitationCreateForm(request.POST if request.method == "POST" else None)
+    done = submit_form(
+        request,
+        form,
+        lambda data: services.invitation_create(
+            league=league, actor=request.user, days=data["days"], max_uses=data["max_uses"]
+        ),
+        "A new invitation link is ready: share it with the players you invite.",
+    )
+    if done:
+        return redirect("league:invitations", slug=league.slug)
+    links = [
+        (invitation, invitation.refusal(), request.build_absolute_uri(invitation.get_absolute_url()))
+        for invitation in league.invitations.all()[:50]
+    ]
+    return render(request, "league/invitations.html", {"league": league, "form": form, "links": links})
+
+
+@login_required
+@require_POST
+def invitation_revoke(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    league = _league(slug)
+    require_master(request.user, league)
+    invitation = get_object_or_404(LeagueInvitation, pk=pk, league=league)
+    services.invitation_revoke(invitation=invitation)
+    messages.info(request, "The invitation link is revoked: it no longer works.")
+    return redirect("league:invitations", slug=league.slug)
+
+
+@login_required
+def invitation_join(request: HttpRequest, code: str) -> HttpResponse:
+    """What an invitation link opens: the league, and a choice of the player's teams to apply with.
+    A GET writes nothing; a link that no longer works says why (410)."""
+    invitation = get_object_or_404(LeagueInvitation.objects.select_related("league", "league__master"), code=code)
+    league = invitation.league
+    refusal = invitation.refusal()
+    form = InvitationApplyForm(request.POST if request.method == "POST" and not refusal else None, user=request.user)
+    done = submit_form(
+        request,
+        form,
+        lambda data: services.invitation_apply(invitation=invitation, team=data["team"], user=request.user),
+        lambda team: f"{team.name} has applied to {league.name}; the ninja master will answer.",
+        allowed=not refusal,
+    )
+    if done:
+        return redirect(done.result)
+    context = {"invitation": invitation, "league": league, "form": form, "refusal": refusal}
+    return render(request, "league/invitation_join.html", context, status=410 if refusal else 200)

@@ -33,7 +33,7 @@ from rules.engine.records import MatchRecord, NinjaRecord, RosterEntry, SideSnap
 from rules.models import Keyword
 from teams import selectors as team_selectors
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
-from teams.services import team_ratings_refresh, treasury_post, treasury_post_many
+from teams.services import roster_problems, team_ratings_refresh, treasury_post, treasury_post_many
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -189,6 +189,24 @@ def _blockers_of(sides: Sequence[tuple[MatchTeam, Team, int]]) -> list[tuple[Tea
     return blockers
 
 
+def kick_off_roster_problems(match: Match) -> list[tuple[Team, list[str]]]:
+    """The teams of a match whose roster is not legal (for example after releasing their only
+    chunin), each with what to fix: such a team cannot kick off (issue 14). Three queries a side."""
+    blocked = []
+    for side in match.sides.select_related("team__clan").order_by("slot"):
+        problems = roster_problems(team=side.team)
+        if problems:
+            blocked.append((side.team, problems))
+    return blocked
+
+
+def kick_off_roster_messages(blocked: Sequence[tuple[Team, Sequence[str]]]) -> list[str]:
+    return [
+        f"{team.name} cannot kick off: its roster is not legal ({' '.join(problems)}) Its player fixes it first."
+        for team, problems in blocked
+    ]
+
+
 def kick_off_blocker_messages(blockers: Sequence[tuple[Team, Sequence[AdvancementRoll]]]) -> list[str]:
     messages = []
     for team, rolls in blockers:
@@ -202,7 +220,8 @@ def kick_off_blocker_messages(blockers: Sequence[tuple[Team, Sequence[Advancemen
 
 def match_kick_off(*, match: Match) -> Match:
     """Store ratings, underdog bonuses and roster snapshots, and the dice seed. Idempotent.
-    Refused (:class:`KickOffBlocked`) while a team has an advancement roll still to choose."""
+    Refused (:class:`KickOffBlocked`) while a team has an advancement roll still to choose or an
+    illegal roster."""
     with transaction.atomic():
         locked = Match.objects.select_for_update(of=("self",)).select_related("season", "league").get(pk=match.pk)
         if locked.kicked_off_at is not None:
@@ -210,10 +229,11 @@ def match_kick_off(*, match: Match) -> Match:
         if locked.status == Match.Status.VOIDED:
             raise ValidationError("This match was voided.")
         sides = live_sides(locked)
-        # The blockers from the rosters just loaded (their pending rolls), not read again.
-        blockers = _blockers_of(sides)
-        if blockers:
-            raise KickOffBlocked(kick_off_blocker_messages(blockers))
+        # The roster rules, then the pending rolls from the rosters just loaded (not read again).
+        problems = kick_off_roster_messages(kick_off_roster_problems(locked))
+        problems += kick_off_blocker_messages(_blockers_of(sides))
+        if problems:
+            raise KickOffBlocked(problems)
         bonuses = live_underdog_bonuses(locked, sides)
         for (side, team, rating), bonus in zip(sides, bonuses, strict=True):
             side.rating = rating

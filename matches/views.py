@@ -70,7 +70,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
     Stealth. Before kick-off the figures are live (the same functions kick-off stores them with);
     after it, the kick-off snapshot."""
     match = _get_match(pk)
-    blockers = []
+    blockers, roster_blockers = [], []
     if match.kicked_off_at:
         sides = list(match.sides.all())
         rosters = [side.roster_snapshot or [] for side in sides]
@@ -84,6 +84,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
         bonuses = services.live_underdog_bonuses(match, live)
         if match.status == Match.Status.SCHEDULED:
             blockers = services.kick_off_blockers(match)
+            roster_blockers = services.kick_off_roster_problems(match)
     slug = match.challenge.slug if match.challenge_id else None
     chances = team_selectors.predicted_chances([side.team_id for side in sides])
     rows = [
@@ -110,6 +111,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
             "rows": rows,
             "setup_stealth": challenges.setup_stealth(slug).value,
             "blockers": blockers,
+            "roster_blockers": roster_blockers,
             "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
         },
     )
@@ -159,6 +161,7 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
                     "form": None,
                     "needs_kick_off": True,
                     "blockers": services.kick_off_blockers(match),
+                    "roster_blockers": services.kick_off_roster_problems(match),
                 },
             )
         # A posted draft or result is an explicit act: the match kicks off with it.

@@ -8,7 +8,7 @@ from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 from common.text import NameFormField, SingleLineFormField, fold, mixed_script_words, name_key
 from common.ui import StyledSubmit
 from rules.models import Clan, SpecialAbility
-from teams.models import Team
+from teams.models import MOTTO_MAX_LENGTH, Team
 from teams.services import recruit_check
 
 
@@ -171,3 +171,35 @@ class TreasuryCorrectionForm(CrispyMixin, forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._setup_helper()
+
+
+class TeamEditForm(CrispyMixin, forms.Form):
+    """A team's name, colours and motto: the same name rules as at creation (NameFormField, and the
+    service's unique key); colours as #rrggbb (blank: none); the motto one line of plain text."""
+
+    submit_label = "Save"
+    name = NameFormField(max_length=80)
+    colour_primary = forms.CharField(
+        label="First colour",
+        required=False,
+        max_length=7,
+        widget=forms.TextInput(attrs={"type": "color"}),
+        help_text="Shown beside the team's name; its name always says which team it is.",
+    )
+    colour_secondary = forms.CharField(
+        label="Second colour", required=False, max_length=7, widget=forms.TextInput(attrs={"type": "color"})
+    )
+    no_colours = forms.BooleanField(label="No colours", required=False)
+    motto = SingleLineFormField(
+        max_length=MOTTO_MAX_LENGTH, required=False, help_text=f"One line, at most {MOTTO_MAX_LENGTH} characters."
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup_helper()
+
+    def clean(self):
+        data = super().clean()
+        if data.get("no_colours"):
+            data["colour_primary"] = data["colour_secondary"] = ""
+        return data

@@ -9,11 +9,16 @@ rows. The team rating is computed by rules.engine.league.team_rating, never stor
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import RegexValidator
 from django.db import models
 from django.urls import reverse
 
 from common.text import NameField, NameKeyField, NameKeyMixin, SingleLineField
 from rules.models import Keyword, Profile, SpecialAbility
+
+#: A team colour: "#" and six hex digits (what an ``<input type="color">`` sends).
+HEX_COLOUR = RegexValidator(r"^#[0-9a-fA-F]{6}\Z", "Give the colour as # and six hex digits, like #1f3a5c.")
+MOTTO_MAX_LENGTH = 120
 
 
 class Team(NameKeyMixin, models.Model):
@@ -41,6 +46,10 @@ class Team(NameKeyMixin, models.Model):
         help_text="Team rating, kept in step with the roster by every service that changes it "
         "(teams.services.team_ratings_refresh); rebuilt by `manage.py rebuild_read_model`",
     )
+    colour_primary = models.CharField(max_length=7, blank=True, validators=[HEX_COLOUR])
+    colour_secondary = models.CharField(max_length=7, blank=True, validators=[HEX_COLOUR])
+    motto = SingleLineField(max_length=MOTTO_MAX_LENGTH, blank=True, help_text="Plain text, one line")
+    retired_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -49,6 +58,8 @@ class Team(NameKeyMixin, models.Model):
             models.CheckConstraint(condition=models.Q(treasury__gte=0), name="team_treasury_not_negative"),
             models.UniqueConstraint(
                 fields=["league", "name_key"],
+                # a retired team keeps its league and name (history) but frees the name
+                condition=~models.Q(status="retired"),
                 name="team_name_key_unique_in_league",
                 violation_error_message="A team with this name (or one that looks the same) is already in this league.",
             ),
@@ -60,6 +71,14 @@ class Team(NameKeyMixin, models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("teams:detail", kwargs={"pk": self.pk})
+
+    @property
+    def is_retired(self) -> bool:
+        return self.status == self.Status.RETIRED
+
+    @property
+    def colours(self) -> tuple[str, ...]:
+        return tuple(c for c in (self.colour_primary, self.colour_secondary) if c)
 
 
 class Ninja(NameKeyMixin, models.Model):

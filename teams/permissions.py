@@ -40,6 +40,16 @@ def can_manage_team(user, team) -> bool:
     return team.owner_id == user.pk or is_master_of_team(user, team)
 
 
+def is_team_owner(user, team) -> bool:
+    """A team's name, colours, motto and retirement are its player's alone (not the master's)."""
+    return bool(user.is_authenticated and team.owner_id == user.pk)
+
+
+def require_team_owner(user, team) -> None:
+    if not is_team_owner(user, team):
+        raise PermissionDenied("Only the team's player may rename, dress or retire it.")
+
+
 def can_withdraw_application(user, team) -> bool:
     """Only the team's player takes back its pending application (the master refuses instead)."""
     return bool(

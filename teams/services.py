@@ -121,10 +121,14 @@ def treasury_correct(*, team: Team, amount: int, note: str, actor: User | None) 
 # --- teams ---------------------------------------------------------------------------------------
 
 
-def _team_name_taken(name: str, league) -> None:
+def _team_name_taken(name: str, league, *, exclude: Team | None = None) -> None:
+    """Refuse a name a team of ``league`` already has (retired teams free their names)."""
     if league is None:
         return
-    existing = Team.objects.filter(league=league, name_key=text.name_key(name)).values_list("name", flat=True).first()
+    same = Team.objects.filter(league=league, name_key=text.name_key(name)).exclude(status=Team.Status.RETIRED)
+    if exclude is not None:
+        same = same.exclude(pk=exclude.pk)
+    existing = same.values_list("name", flat=True).first()
     if existing is not None:
         raise ValidationError({"name": text.same_name_message(name, existing, thing="team", where=f" in {league}")})
 
@@ -132,6 +136,26 @@ def _team_name_taken(name: str, league) -> None:
 def team_create(*, owner, name: str, clan, league=None) -> Team:
     name = text.clean_name(name, max_length=Team._meta.get_field("name").max_length, what="your team a name")
     _team_name_taken(name, league)
+    if league is not None and not league.several_teams_per_owner:
+        # founding a team in a league is applying to it: not while another team of the player is
+        # accepted there, unless the house rules allow several (as league.services.team_apply)
+        other = (
+            Team.objects.filter(
+                league=league,
+                owner_id=owner.pk,
+                entry_status=Team.EntryStatus.ACCEPTED,
+            )
+            .exclude(status=Team.Status.RETIRED)
+            .values_list("name", flat=True)
+            .first()
+        )
+        if other is not None:
+            raise ValidationError(
+                {
+                    "league": f"{other} already plays for you in {league}, and its house rules allow one team "
+                    "per player in a season (the master may allow several)."
+                }
+            )
     starting = league.starting_koban if league is not None else STARTING_KOBAN
     try:
         with transaction.atomic():
@@ -246,6 +270,11 @@ def ninja_release(*, ninja: Ninja, reason: str = "Released by the player") -> Ni
         locked.release_reason = reason[:200]
         locked.save(update_fields=["status", "released_at", "release_reason"])
         team_ratings_refresh(team_ids=[locked.team_id])
+        # A ready team whose roster this release makes illegal is building again (issue 14).
+        team = Team.objects.select_related("clan").get(pk=locked.team_id)
+        if team.status == Team.Status.READY and roster_problems(team=team):
+            team.status = Team.Status.BUILDING
+            team.save(update_fields=["status"])
     return locked
 
 
@@ -256,9 +285,133 @@ def roster_problems(*, team: Team) -> list[str]:
 
 
 def team_mark_ready(*, team: Team) -> Team:
+    if team.status == Team.Status.RETIRED:
+        raise ValidationError("A retired team does not play any more.")
     problems = roster_problems(team=team)
     if problems:
         raise ValidationError(problems)
     team.status = Team.Status.READY
     team.save(update_fields=["status"])
+    return team
+
+
+def _refuse_if_retired(team: Team) -> None:
+    if team.status == Team.Status.RETIRED:
+        raise ValidationError(f"{team.name} is retired: its scroll is history now.")
+
+
+# --- a team over its life (issue 14, part 4; docs/leagues.md, "A team's life") -------------------
+
+
+def team_rename(*, team: Team, name: str) -> Team:
+    """Rename a team, with the rules of creation (normalised, unique by key in its league). Matches
+    already played keep the name they saw (their stored tables and newsletters)."""
+    name = text.clean_name(name, max_length=Team._meta.get_field("name").max_length, what="your team a name")
+    try:
+        with transaction.atomic():
+            locked = Team.objects.select_for_update().select_related("league").get(pk=team.pk)
+            _refuse_if_retired(locked)
+            _team_name_taken(name, locked.league, exclude=locked)
+            locked.name = name
+            locked.save(update_fields=["name"])
+    except IntegrityError:
+        _team_name_taken(name, team.league, exclude=team)  # the same name taken at the same moment
+        raise
+    team.name, team.name_key = locked.name, locked.name_key
+    return team
+
+
+def team_dress(*, team: Team, colour_primary: str, colour_secondary: str, motto: str) -> Team:
+    """Set a team's two colours (``#rrggbb``, or blank) and its motto (one line of plain text)."""
+    from teams.models import HEX_COLOUR, MOTTO_MAX_LENGTH
+
+    errors: dict[str, list[str]] = {}
+    colours = {}
+    for field, value in (("colour_primary", colour_primary), ("colour_secondary", colour_secondary)):
+        value = (value or "").strip().lower()
+        if value:
+            try:
+                HEX_COLOUR(value)
+            except ValidationError as exc:
+                errors[field] = exc.messages
+        colours[field] = value
+    try:
+        motto = text.clean_single_line(motto or "", field="motto")
+    except ValidationError as exc:
+        errors.update(exc.message_dict)
+    else:
+        if len(motto) > MOTTO_MAX_LENGTH:
+            errors["motto"] = [f"Keep the motto to {MOTTO_MAX_LENGTH} characters (it has {len(motto)})."]
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        locked = Team.objects.select_for_update().get(pk=team.pk)
+        _refuse_if_retired(locked)
+        locked.colour_primary, locked.colour_secondary = colours["colour_primary"], colours["colour_secondary"]
+        locked.motto = motto
+        locked.save(update_fields=["colour_primary", "colour_secondary", "motto"])
+    team.colour_primary, team.colour_secondary, team.motto = locked.colour_primary, locked.colour_secondary, motto
+    return team
+
+
+def team_update(*, team: Team, name: str, colour_primary: str, colour_secondary: str, motto: str) -> Team:
+    """The owner's edit page: rename (when the name changed) and dress the team, all or nothing."""
+    with transaction.atomic():
+        if name != team.name:
+            team_rename(team=team, name=name)
+        team_dress(team=team, colour_primary=colour_primary, colour_secondary=colour_secondary, motto=motto)
+    return team
+
+
+def retire_blockers(*, team: Team) -> list[str]:
+    """Why the team cannot retire now (empty when it can): it is entered in a season that has not
+    finished and has a fixture (or a bye) in it. Two queries."""
+    from teams.permissions import RUNNING_SEASON_STATUSES
+
+    seasons = list(
+        team.season_entries.filter(season__status__in=RUNNING_SEASON_STATUSES).values_list(
+            "season_id", "season__name", "season__league__name"
+        )
+    )
+    if not seasons:
+        return []
+    ids = [pk for pk, *_ in seasons]
+    busy = set(
+        team.match_sides.filter(match__season_id__in=ids)
+        .exclude(match__status="voided")
+        .values_list("match__season_id", flat=True)
+    ) | set(team.byes.filter(season_id__in=ids).values_list("season_id", flat=True))
+    return [
+        f"{team.name} plays in {season} of {league}, which has not finished: it can retire once the season "
+        "ends (or the master forfeits its fixtures and finishes the season)."
+        for pk, season, league in seasons
+        if pk in busy
+    ]
+
+
+def team_retire(*, team: Team) -> Team:
+    """Retire a team: it is entered in no future season, applies nowhere, and its name is free in its
+    league again; its scroll, matches and ledger stay as history.
+
+    Refused while it has a fixture in a season that has not finished (``retire_blockers``); an entry
+    in such a season without any fixture yet is removed, and a pending application is withdrawn.
+    """
+    from teams.permissions import RUNNING_SEASON_STATUSES
+
+    with transaction.atomic():
+        locked = Team.objects.select_for_update().get(pk=team.pk)
+        _refuse_if_retired(locked)
+        problems = retire_blockers(team=locked)
+        if problems:
+            raise ValidationError(problems)
+        locked.season_entries.filter(season__status__in=RUNNING_SEASON_STATUSES).delete()
+        fields = ["status", "retired_at"]
+        if locked.entry_status == Team.EntryStatus.PENDING:
+            locked.league, locked.entry_status = None, Team.EntryStatus.NONE
+            fields += ["league", "entry_status"]
+        locked.status = Team.Status.RETIRED
+        locked.retired_at = timezone.now()
+        locked.save(update_fields=fields)
+    team.status, team.retired_at = locked.status, locked.retired_at
+    team.league_id, team.entry_status = locked.league_id, locked.entry_status
     return team

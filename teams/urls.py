@@ -14,4 +14,6 @@ urlpatterns = [
     path("<int:pk>/ninja/<int:ninja_pk>/release/", views.ninja_release, name="ninja_release"),
     path("<int:pk>/ninja/<int:ninja_pk>/rename/", views.ninja_rename, name="ninja_rename"),
     path("<int:pk>/ready/", views.team_ready, name="ready"),
+    path("<int:pk>/edit/", views.team_edit, name="edit"),
+    path("<int:pk>/retire/", views.team_retire, name="retire"),
 ]

@@ -14,10 +14,26 @@ from common.ui import add_service_errors, submit_form
 from rules.engine import recruitment
 from rules.models import Profile
 from teams import selectors, services
-from teams.forms import NinjaRenameForm, RecruitForm, SignUpForm, TeamCreateForm, ThrottledPasswordChangeForm
+from teams.forms import (
+    NinjaRenameForm,
+    RecruitForm,
+    SignUpForm,
+    TeamCreateForm,
+    TeamEditForm,
+    ThrottledPasswordChangeForm,
+)
 from teams.models import Ninja, Team
-from teams.permissions import can_manage_team, can_withdraw_application, require_manage_team
+from teams.permissions import (
+    can_manage_team,
+    can_withdraw_application,
+    is_team_owner,
+    require_manage_team,
+    require_team_owner,
+)
 from teams.throttling import signup_allowed
+
+#: The states of a team that still plays (a retired team's scroll is history: no edit, no retirement).
+PLAYING = (Team.Status.BUILDING, Team.Status.READY)
 
 
 def signup(request: HttpRequest) -> HttpResponse:
@@ -88,7 +104,9 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "ledger": selectors.recent_ledger(team),
         "can_manage": can_manage_team(request.user, team),
         "can_withdraw": can_withdraw_application(request.user, team),
-        "problems": services.roster_problems(team=team) if team.status == Team.Status.BUILDING else [],
+        "is_owner": is_team_owner(request.user, team),
+        # what stops the team being marked ready or kicking off (issue 14): shown whatever its status
+        "problems": services.roster_problems(team=team) if not team.is_retired else [],
     }
     return render(request, "teams/team_detail.html", context)
 
@@ -198,3 +216,50 @@ def team_ready(request: HttpRequest, pk: int) -> HttpResponse:
     else:
         messages.success(request, f"{team.name} is ready to play.")
     return redirect(team)
+
+
+@login_required
+def team_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The owner renames the team and sets its colours and motto."""
+    team = get_object_or_404(Team.objects.select_related("league"), pk=pk, status__in=PLAYING)
+    require_team_owner(request.user, team)
+    initial = {
+        "name": team.name,
+        "colour_primary": team.colour_primary or "#1f3a5c",
+        "colour_secondary": team.colour_secondary or "#f2c14e",
+        "no_colours": not team.colours,
+        "motto": team.motto,
+    }
+    form = TeamEditForm(request.POST if request.method == "POST" else None, initial=initial)
+    done = submit_form(
+        request,
+        form,
+        lambda data: services.team_update(
+            team=team,
+            name=data["name"],
+            colour_primary=data["colour_primary"],
+            colour_secondary=data["colour_secondary"],
+            motto=data["motto"],
+        ),
+        "Saved.",
+    )
+    if done:
+        return redirect(team)
+    return render(request, "teams/team_edit.html", {"team": team, "form": form})
+
+
+@login_required
+def team_retire(request: HttpRequest, pk: int) -> HttpResponse:
+    """The owner retires the team, after a confirmation page that shows it (and what stops it)."""
+    team = get_object_or_404(Team.objects.select_related("league", "clan"), pk=pk, status__in=PLAYING)
+    require_team_owner(request.user, team)
+    if request.method == "POST":
+        try:
+            services.team_retire(team=team)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, f"{team.name} is retired. Its scroll and history stay; its name is free again.")
+        return redirect(team)
+    context = {"team": team, "blockers": services.retire_blockers(team=team)}
+    return render(request, "teams/team_retire_confirm.html", context)

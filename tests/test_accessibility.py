@@ -416,3 +416,17 @@ def test_a_built_newsletter_table_has_row_headers_and_a_named_movement_column(
     html = email.alternatives[0][0]
     assert ".visually-hidden{" in html  # the email has no Bootstrap: the class is defined in its head
     assert table_problems(parse(html)) == []
+
+
+def test_team_colour_swatches_are_outlined_at_3_to_1_and_never_the_only_carrier():
+    """A team's colours (issue 14) may be anything, so each swatch is outlined in a colour of 3:1 or
+    more against every light surface (WCAG 1.4.11), hidden from screen readers, and the colours are
+    written out beside it (1.4.1: colour is not the only carrier)."""
+    badge = (TEMPLATES / "teams" / "includes" / "_team_badge.html").read_text(encoding="utf-8")
+    strokes = re.findall(r'stroke="(#[0-9a-fA-F]{6})"', badge)
+    assert strokes, "the swatch has no outline"
+    css = css_variables()
+    surfaces = {name: colour or css["--ml-page-bg"] for name, colour in SURFACES.items()}
+    low = [(s, where) for s in strokes for where, bg in surfaces.items() if contrast(s, bg) < 3]
+    assert not low, low
+    assert 'aria-hidden="true"' in badge and "team.colours|join" in badge

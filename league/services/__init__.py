@@ -3,6 +3,7 @@
 * :mod:`.leagues`: leagues and their house rules;
 * :mod:`.seasons`: seasons, finishing and rolling over;
 * :mod:`.applications`: teams applying to a league;
+* :mod:`.invitations`: invitation links to apply with;
 * :mod:`.fixtures`: one fixture, generated or arranged by the players;
 * :mod:`.schedules`: schedule runs (the Celery task's service);
 * :mod:`.playoffs`: the playoff bracket;
@@ -19,6 +20,7 @@ The names below are the package's public face: callers import ``league.services`
 
 from league.services.applications import application_accept, application_refuse, application_withdraw, team_apply
 from league.services.fixtures import fixture_arrange, fixture_create, fixture_set_challenge
+from league.services.invitations import invitation_apply, invitation_create, invitation_revoke
 from league.services.leagues import RESERVED_SLUGS, league_create, league_update, validate_tie_breakers
 from league.services.playoffs import on_match_confirmed, playoffs_advance
 from league.services.rounds import (
@@ -53,6 +55,10 @@ from league.services.seasons import (
 )
 
 __all__ = [
+    # invitations
+    "invitation_apply",
+    "invitation_create",
+    "invitation_revoke",
     # leagues
     "RESERVED_SLUGS",
     "league_create",

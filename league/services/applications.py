@@ -12,6 +12,27 @@ from league.services.seasons import current_season
 from teams.models import Team
 
 
+def owner_team_blockers(*, team: Team, league: League, allowed: bool) -> None:
+    """One player, one team in a season, unless the house rule allows several: refuse ``team`` when
+    its owner already has another team (not retired) accepted in ``league`` (accepted teams are
+    entered in every season). Two pending applications may wait; accepting the second is refused.
+    One query."""
+    if allowed:
+        return
+    other = (
+        Team.objects.filter(league=league, owner_id=team.owner_id, entry_status=Team.EntryStatus.ACCEPTED)
+        .exclude(status=Team.Status.RETIRED)
+        .exclude(pk=team.pk)
+        .values_list("name", flat=True)
+        .first()
+    )
+    if other is not None:
+        raise ValidationError(
+            f"{other} already plays for the same player in {league}, and its house rules allow one team "
+            "per player in a season (the master may allow several)."
+        )
+
+
 def team_apply(*, team: Team, league: League) -> Team:
     """A team owner applies to join a league; the master accepts or refuses."""
     if team.status == Team.Status.RETIRED:
@@ -24,6 +45,7 @@ def team_apply(*, team: Team, league: League) -> Team:
     def name_taken() -> None:
         existing = (
             Team.objects.filter(league=league, name_key=text.name_key(team.name))
+            .exclude(status=Team.Status.RETIRED)
             .exclude(pk=team.pk)
             .values_list("name", flat=True)
             .first()
@@ -33,6 +55,7 @@ def team_apply(*, team: Team, league: League) -> Team:
             raise ValidationError(f"{message} Rename yours first.")
 
     name_taken()
+    owner_team_blockers(team=team, league=league, allowed=league.several_teams_per_owner)
     before = (team.league, team.entry_status)
     team.league = league
     team.entry_status = Team.EntryStatus.PENDING
@@ -56,10 +79,12 @@ def application_accept(*, team: Team) -> SeasonEntry | None:
         team = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
         if team.league_id is None or team.entry_status != Team.EntryStatus.PENDING:
             raise ValidationError(f"{team.name} has no pending application.")
+        season = current_season(team.league)
+        allowed = season.several_teams_per_owner if season is not None else team.league.several_teams_per_owner
+        owner_team_blockers(team=team, league=team.league, allowed=allowed)
         team.entry_status = Team.EntryStatus.ACCEPTED
         team.save(update_fields=["entry_status"])
         hooks.application_decided(team, team.league, accepted=True)
-        season = current_season(team.league)
         if season is None:
             return None
         if season.is_round_robin and season.schedule_runs.filter(kind=ScheduleRun.Kind.ROUND_ROBIN).exists():

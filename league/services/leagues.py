@@ -58,7 +58,7 @@ def _clean_house_rules(rules: Mapping) -> dict:
 
 
 #: Slugs the league URLs use for other pages.
-RESERVED_SLUGS = {"new", "tasks", "schedule-runs", "fixtures"}
+RESERVED_SLUGS = {"new", "tasks", "schedule-runs", "fixtures", "join"}
 
 
 def _unique_slug(name: str) -> str:

@@ -59,8 +59,28 @@ def season_create(
         teams = Team.objects.filter(league=league, entry_status=Team.EntryStatus.ACCEPTED).exclude(
             status=Team.Status.RETIRED
         )
-        SeasonEntry.objects.bulk_create([SeasonEntry(season=season, team=t) for t in teams.order_by("id")])
+        teams = list(teams.order_by("id"))
+        if not season.several_teams_per_owner:
+            _one_team_per_owner(teams, league)
+        SeasonEntry.objects.bulk_create([SeasonEntry(season=season, team=t) for t in teams])
     return season
+
+
+def _one_team_per_owner(teams: list[Team], league: League) -> None:
+    """Refuse to open a season entering two teams of one player when its house rules forbid it."""
+    seen: dict[int, Team] = {}
+    clashes = []
+    for team in teams:
+        if team.owner_id in seen:
+            clashes.append(f"{seen[team.owner_id].name} and {team.name}")
+        else:
+            seen[team.owner_id] = team
+    if clashes:
+        raise ValidationError(
+            f"The house rules of {league} allow one team per player in a season, but one player has "
+            + "; ".join(clashes)
+            + ". Allow several teams per player in the house rules, or let the player retire one."
+        )
 
 
 def current_season(league: League) -> Season | None:

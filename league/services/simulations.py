@@ -93,9 +93,10 @@ def simulation_request(
             if match.status != Match.Status.SCHEDULED:
                 raise ValidationError(f"This match is already {match.get_status_display().lower()}.")
             if match.kicked_off_at is None:
-                blockers = services.kick_off_blockers(match)
-                if blockers:
-                    raise ValidationError(services.kick_off_blocker_messages(blockers))
+                problems = services.kick_off_roster_messages(services.kick_off_roster_problems(match))
+                problems += services.kick_off_blocker_messages(services.kick_off_blockers(match))
+                if problems:
+                    raise ValidationError(problems)
             fields = {
                 "league_id": match.league_id,
                 "season_id": match.season_id,

@@ -52,6 +52,8 @@ class HouseRules:
     #: what Swiss pairing orders teams by: "table" (points, then the tie-breakers) or "strength"
     #: (points, then the Glicko-2 strength rating)
     swiss_order: str = "table"
+    #: whether one player may enter two (or more) teams in the same season (issue 14)
+    several_teams_per_owner: bool = False
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> HouseRules:

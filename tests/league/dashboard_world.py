@@ -21,7 +21,7 @@ from matches import services as match_services
 from matches.models import Match
 from teams.models import AdvancementRoll, Ninja, Team
 from tests.factories import LeagueFactory, UserFactory, make_team
-from tests.league.helpers import add_team, generate, make_season, play_round
+from tests.league.helpers import add_team, generate, legalise, make_season, play_round
 from tests.support import record_for
 
 
@@ -86,7 +86,10 @@ def dash_world(
         world.fixtures[state] = [mine.pop(0) for _ in range(count)]
     world.fixtures["next"] = mine
     for match in [m for state, _ in states for m in world.fixtures[state]]:
+        for side in match.sides.select_related("team__clan"):
+            legalise(side.team)  # an illegal roster cannot kick off
         match_services.match_kick_off(match=match)
+    team.refresh_from_db()  # its treasury after the recruits
     for state in ("to_confirm", "disputed", "rejected"):
         for match in world.fixtures[state]:
             home, away = _sides(match)

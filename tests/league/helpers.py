@@ -45,6 +45,20 @@ def add_team(
     return team
 
 
+def legalise(team: Team) -> Team:
+    """Recruit each clan profile up to its minimum: a team with an illegal roster cannot kick off
+    (issue 14)."""
+    from rules.models import Profile
+    from teams.models import Ninja
+
+    for profile in Profile.objects.filter(clan=team.clan, allowance_min__gt=0).order_by("order"):
+        have = team.ninjas.filter(status=Ninja.Status.ACTIVE, profile=profile).count()
+        for _ in range(profile.allowance_min - have):
+            recruit(team, profile.slug)
+    team.refresh_from_db()
+    return team
+
+
 def make_season(
     n: int,
     *,

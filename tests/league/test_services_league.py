@@ -186,7 +186,7 @@ def test_playoff_champion_is_archived():
 
 
 def test_self_arranged_fixture_between_two_entered_teams():
-    season = make_season(3, format=Season.Format.SELF_ARRANGED)
+    season = make_season(3, format=Season.Format.SELF_ARRANGED, several_teams_per_owner=True)  # a twin below
     a, b, _c = [e.team for e in season.entries.select_related("team").order_by("id")]
     match = services.fixture_arrange(season=season, home=a, away=b, rng=random.Random(3))
     assert match.round_number is None and match.stage == "" and match.pairing_reason == "arranged by the players"

@@ -197,7 +197,7 @@ def test_fixture_create_sets_player_slots_and_chooser():
 
 
 def test_random_weekly_meets_everyone_before_a_rematch_and_never_pairs_one_players_teams():
-    season = make_season(0, format=Season.Format.RANDOM_WEEKLY)
+    season = make_season(0, format=Season.Format.RANDOM_WEEKLY, several_teams_per_owner=True)
     twin_owner = UserFactory()
     twins = [add_team(season.league, owner=twin_owner), add_team(season.league, owner=twin_owner)]
     for _ in range(4):
@@ -230,7 +230,7 @@ def test_random_weekly_waits_for_the_round_to_be_played_and_gives_byes_fairly():
 
 
 def test_random_weekly_impossible_pairing_fails_the_run_with_the_reason():
-    season = make_season(0, format=Season.Format.RANDOM_WEEKLY)
+    season = make_season(0, format=Season.Format.RANDOM_WEEKLY, several_teams_per_owner=True)
     owner = UserFactory()
     add_team(season.league, owner=owner)
     add_team(season.league, owner=owner)

@@ -197,10 +197,11 @@ def _match_with_roster(league, size):
     from teams import services as team_services
 
     team_services.treasury_post(team=home, amount=300, reason="correction", note="funds")
-    plan = [
-        ("tengu", 1),
+    plan = [  # a legal roster first (a team with an illegal one cannot kick off), then more of it
         ("tora-chunin", 1),
-        ("tora-kaiken", 4),
+        ("tora-kaiken", 2),
+        ("tengu", 1),
+        ("tora-kaiken", 2),
         ("tora-yajiri", 2),
         ("tora-kunoichi", 2),
         ("tora-oni", 2),
@@ -219,7 +220,7 @@ def _match_with_roster(league, size):
 
 
 def test_result_form_match_page_and_sequence_queries_do_not_grow_with_roster(client, league):
-    small = _match_with_roster(league, 3)
+    small = _match_with_roster(league, 4)  # the smallest legal roster with the hero of the big one
     big = _match_with_roster(league, 12)
     login(client, league.master)
     form_small = _count(client, reverse("matches:result", args=[small.pk]))

@@ -239,7 +239,8 @@ def test_upkeep_policy_pays_while_the_treasury_covers_it():
 def test_a_ronin_the_treasury_cannot_keep_is_released(league):
     from teams.services import treasury_correct
 
-    cranes = roster_team(league, "tanchyo", [("tanchyo-chunin", 1), ("tanchyo-kaiken", 1), ("tengu", 1)], name="Cranes")
+    picks = [("tanchyo-chunin", 1), ("tanchyo-kaiken", 1), ("tanchyo-yajiri", 2), ("tengu", 1)]  # a legal roster
+    cranes = roster_team(league, "tanchyo", picks, name="Cranes")
     tigers = roster_team(league, "tora", [("tora-chunin", 1), ("tora-kaiken", 2)], name="Tigers")
     cranes.refresh_from_db()
     treasury_correct(team=cranes, amount=-cranes.treasury, note="test: spent it all", actor=league.master)
@@ -294,7 +295,8 @@ def test_absent_and_healing_house_models_are_simulated_as_such(brawl_match, leag
 
 # --- bounded queries -----------------------------------------------------------------------------
 
-SMALL = [("tora-chunin", 1), ("tora-kaiken", 1), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 1)]
+# the smallest legal roster (a team with an illegal one cannot kick off) and a bigger one
+SMALL = [("tora-chunin", 1), ("tora-kaiken", 2), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 1)]
 BIG = [("tora-chunin", 1), ("tora-kaiken", 3), ("tora-byakko", 1), ("tora-yajiri", 1), ("tora-kunoichi", 2)]
 
 

@@ -123,6 +123,14 @@ def team_state_cases(name: str) -> list[Case]:
             )
         elif name == "teams:ready":
             cases.append(Case(kwargs=_state_team(state), get=None, post=allowed, label=label))
+        elif name == "teams:edit":  # the owner alone, whatever the state (never the master)
+            owner = frozenset({"other_player"})
+            cases.append(
+                Case(kwargs=_state_team(state), get=owner, post=owner, data=lambda w: {"name": "Renamed"}, label=label)
+            )
+        elif name == "teams:retire":
+            owner = frozenset({"other_player"})
+            cases.append(Case(kwargs=_state_team(state), get=owner, post=owner, label=label))
         else:
             raise ValueError(name)
     return cases
@@ -263,6 +271,21 @@ RULES: dict[str, list[Case]] = {
         *team_state_cases("teams:ninja_rename"),
     ],
     "teams:ready": [Case(kwargs=_team, get=None, post=TEAM_A), *team_state_cases("teams:ready")],
+    # a team's name, colours, motto and retirement: its player's alone (issue 14)
+    "teams:edit": [
+        Case(
+            kwargs=_team,
+            get=frozenset({"player"}),
+            post=frozenset({"player"}),
+            data=lambda w: {"name": "Tigers", "colour_primary": "#1f3a5c", "colour_secondary": "#f2c14e"},
+        ),
+        *team_state_cases("teams:edit"),
+    ],
+    # team A has fixtures in a running season: the player's POST is answered with the reason
+    "teams:retire": [
+        Case(kwargs=_team, get=frozenset({"player"}), post=frozenset({"player"})),
+        *team_state_cases("teams:retire"),
+    ],
     # --- matches
     "matches:detail": [
         _public(lambda w: {"pk": w.confirmed.pk}, "confirmed"),
@@ -399,6 +422,23 @@ RULES: dict[str, list[Case]] = {
     "league:apply": [Case(kwargs=_league, get=MEMBERS, post=MEMBERS, data=lambda w: {"team": w.free_team.pk})],
     "league:applications": [
         Case(kwargs=_league, get=MASTER, post=MASTER, data=lambda w: {"decision": "refuse", "team": w.team_b.pk})
+    ],
+    "league:invitations": [Case(kwargs=_league, get=MASTER, post=MASTER, data=lambda w: {"days": "7"})],
+    "league:invitation_revoke": [
+        Case(
+            kwargs=lambda w: {"slug": w.league.slug, "pk": w.extra["invitation"].pk},
+            get=None,
+            post=MASTER,
+        )
+    ],
+    # any signed-in player opens a link and applies with a team of his (the master decides later)
+    "league:join": [
+        Case(
+            kwargs=lambda w: {"code": w.extra["invitation"].code},
+            get=MEMBERS,
+            post=MEMBERS,
+            data=lambda w: {"team": w.free_team.pk},
+        )
     ],
     "league:application_withdraw": [
         Case(

@@ -208,6 +208,28 @@ def test_ninja_release_and_ready_with_any_ids(world, data):
     _check(world, "player", reverse("teams:ready", kwargs={"pk": team}), body)
 
 
+@FAST
+@given(data=st.data())
+def test_team_edit(world, data):
+    fields = {
+        "name": hostile("Tigers", "Squids", "Renamed"),
+        "colour_primary": hostile("#1f3a5c", "#000", "red"),
+        "colour_secondary": hostile("#f2c14e", ""),
+        "no_colours": hostile("on"),
+        "motto": hostile("Quiet feet"),
+    }
+    _check(world, "player", reverse("teams:edit", kwargs={"pk": world.team_a.pk}), data.draw(form_data(fields)))
+
+
+@FEWER
+@given(data=st.data())
+def test_team_retire_with_any_ids(world, data):
+    """No fields: the team comes from the URL (team A has fixtures: refused; a free team retires)."""
+    team = data.draw(st.sampled_from([world.team_a.pk, world.team_b.pk, world.free_team.pk, *BAD_IDS]))
+    body = data.draw(form_data({"confirm": hostile("yes")}))
+    _check(world, "player", reverse("teams:retire", kwargs={"pk": team}), body)
+
+
 # --- matches ----------------------------------------------------------------------------------------
 
 
@@ -315,6 +337,25 @@ def test_league_edit(world, data):
 def test_league_apply(world, data):
     url = reverse("league:apply", kwargs={"slug": world.league.slug})
     _check(world, "player", url, data.draw(form_data({"team": hostile(*ids(world))})))
+
+
+@FAST
+@given(data=st.data())
+def test_invitations(world, data):
+    fields = {"days": hostile(1, 7, 365, 366, 0), "max_uses": hostile("", 1, 500, 501)}
+    url = reverse("league:invitations", kwargs={"slug": world.league.slug})
+    _check(world, "master", url, data.draw(form_data(fields)))
+
+
+@FEWER
+@given(data=st.data(), role=st.sampled_from(["player", "master"]))
+def test_invitation_revoke_and_join(world, data, role):
+    """The revoke button takes its link from the URL; the join form only a team."""
+    pk = data.draw(st.sampled_from([world.extra["invitation"].pk, *BAD_IDS]))
+    body = data.draw(form_data({"confirm": hostile("yes")}))
+    _check(world, role, reverse("league:invitation_revoke", kwargs={"slug": world.league.slug, "pk": pk}), body)
+    url = reverse("league:join", kwargs={"code": world.extra["invitation"].code})
+    _check(world, role, url, data.draw(form_data({"team": hostile(*ids(world))})))
 
 
 @FAST
@@ -517,6 +558,11 @@ POSTED_HERE = {
     "teams:ninja_rename",
     "teams:ninja_release",
     "teams:ready",
+    "teams:edit",
+    "teams:retire",
+    "league:invitations",
+    "league:invitation_revoke",
+    "league:join",
     "matches:result",
     "matches:confirm",
     "matches:settle",

@@ -84,7 +84,11 @@ def seed_world() -> World:
     }
     stranger, stranger2 = UserFactory(username="trust-stranger"), UserFactory(username="trust-stranger-2")
     league = LeagueFactory(
-        name="Lantern League", slug="lantern", master=users["master"], description="Lanterns over the river."
+        name="Lantern League",
+        slug="lantern",
+        master=users["master"],
+        description="Lanterns over the river.",
+        several_teams_per_owner=True,  # trust-other's teams in every state of an application
     )
     other_league = LeagueFactory(name="Mist League", slug="mist", master=users["other_master"])
     season = league_services.season_create(
@@ -151,6 +155,10 @@ def seed_world() -> World:
     _seed_simulation(world)
     _seed_balance_study(world)
     _seed_team_states(world)
+    # an invitation link to L (issue 14, part 5)
+    world.extra["invitation"] = league_services.invitation_create(
+        league=league, actor=users["master"], days=30, max_uses=50
+    )
     _seed_fixture_states(world)
     for obj in (confirmed, submitted, open_match, team_a, team_b):
         obj.refresh_from_db()
