@@ -3,9 +3,11 @@ Chromium on a phone-sized screen against pytest-django's live server.
 
 A season is seeded through the services: player A has kicked off and entered a result against
 player B. Player B signs in: the dashboard lists the result to confirm and the next fixture; B
-follows it and confirms; the table counts the game. Player A has forgotten the password: the
-log-in page's "Forgot your password?" mails a link (through the outbox's task), A opens it, chooses
-a new password and signs in with it. Every page is audited by axe-core (tests/e2e/axe.py).
+follows it and confirms. Player A, signed in, sees the unread count in the navigation and the
+notification that the result is confirmed, and its email was sent (through the outbox's task).
+Then A, who has forgotten the password, follows the log-in page's "Forgot your password?": a link
+is mailed, A opens it, chooses a new password and signs in with it. Every page is audited by
+axe-core (tests/e2e/axe.py).
 """
 
 from __future__ import annotations
@@ -90,10 +92,29 @@ def walk(base: str, browser) -> None:
     page.goto(f"{base}/")
     assert page.locator("[data-testid=to-confirm]").count() == 0
 
-    # Player A forgot the password: reset by email.
+    # Player A is told: the unread count, the notification, and its email.
+    confirmed_mails = [m for m in mail.outbox if m.to == ["akira@example.org"] and "confirmed" in m.subject.lower()]
+    assert len(confirmed_mails) == 1, [(m.to, m.subject) for m in mail.outbox]
+    assert "/notifications/unsubscribe/" in confirmed_mails[0].body
     context = browser.new_context(**PHONE)
     a = context.new_page()
     a.set_default_timeout(15_000)
+    a.goto(f"{base}/accounts/login/")
+    a.fill("#id_username", "akira")
+    a.fill("#id_password", PASSWORD)
+    a.get_by_role("button", name="Log in").click()
+    a.wait_for_url(f"{base}/")
+    unread = a.locator("a.nav-link[href='/notifications/'] .badge")
+    assert unread.count() == 1 and int(unread.text_content().split()[0]) >= 1
+    a.goto(f"{base}/notifications/")
+    items = a.locator("li.list-group-item")
+    assert any("Result confirmed" in items.nth(i).inner_text() for i in range(items.count()))
+    check(a, "notifications")
+    a.get_by_role("button", name="Menu").click()
+    a.get_by_role("button", name="Log out").click()
+    a.wait_for_url(f"{base}/")
+
+    # ... and has forgotten the password: reset by email.
     a.goto(f"{base}/accounts/login/")
     a.get_by_role("link", name="Forgot your password?").click()
     a.wait_for_url(f"{base}/accounts/password/reset/")
