@@ -502,7 +502,7 @@ class GameRecordSerializer(serializers.Serializer):
     score = serializers.CharField()
 
     def get_opponents(self, line) -> list[int]:
-        return [team.pk for team in line["opponents"]]
+        return [side.team_id for side in line["opponents"]]
 
 
 class TeamDetailSerializer(TeamSerializer):

@@ -203,7 +203,7 @@ def _play_in_bulk(matches, *, master, rng: random.Random, challenges) -> None:
     season = matches[0].season
     now = timezone.now()
     sides_by_match = defaultdict(list)
-    for side in MatchTeam.objects.filter(match__in=matches).order_by("slot"):
+    for side in MatchTeam.objects.filter(match__in=matches).select_related("team").order_by("slot"):
         sides_by_match[side.match_id].append(side)
     # Kick-off data from the real code, once per team (ratings do not move: bulk games give no XP).
     by_id = {m.pk: m for m in matches}
@@ -239,6 +239,7 @@ def _play_in_bulk(matches, *, master, rng: random.Random, challenges) -> None:
                 side.reroll_tokens, side.moon_power_tokens = bonus.reroll_tokens, bonus.moon_power_tokens
                 side.extra_all_stars, side.bonus_koban = bonus.extra_all_star_awards, bonus.bonus_koban
                 side.roster_snapshot = snapshot[side.team_id]
+                side.team_name = side.team.name
                 side.points, side.outcome = pts, outcome
                 side.koban_earned = revenue[outcome] + bonus.bonus_koban
                 for amount, reason, note in (

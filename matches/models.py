@@ -199,8 +199,9 @@ class MatchTeam(models.Model):
         DRAW = "draw", "Drew"
         LOSS = "loss", "Lost"
 
-    #: What kick-off writes: the rating, the underdog bonuses and the roster the match saw.
+    #: What kick-off writes: the team's name, rating, underdog bonuses and the roster the match saw.
     KICK_OFF_FIELDS = [
+        "team_name",
         "rating",
         "reroll_tokens",
         "moon_power_tokens",
@@ -218,6 +219,8 @@ class MatchTeam(models.Model):
     extra_all_stars = models.PositiveSmallIntegerField(default=0)
     bonus_koban = models.PositiveSmallIntegerField(default=0)
     roster_snapshot = models.JSONField(null=True, blank=True)
+    #: The team's name at kick-off: a renamed team's history keeps the name each match saw.
+    team_name = models.CharField(max_length=80, blank=True)
     points = models.PositiveSmallIntegerField(null=True, blank=True)
     outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True)
     koban_earned = models.IntegerField(default=0)
@@ -231,6 +234,11 @@ class MatchTeam(models.Model):
 
     def __str__(self) -> str:
         return f"{self.team} in {self.match}"
+
+    @property
+    def name_at_match(self) -> str:
+        """The name the team had when the match kicked off (its current name before then)."""
+        return self.team_name or self.team.name
 
 
 class MatchNinja(models.Model):

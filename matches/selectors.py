@@ -61,7 +61,7 @@ def game_record_line(side) -> dict:
     return {
         "side": side,
         "match": side.match,
-        "opponents": [o.team for o in others],
+        "opponents": others,  # their sides: the name each had at the match
         "score": "–".join(str(p if p is not None else 0) for p in [side.points, *[o.points for o in others]]),
         "all_stars": side.all_stars,
     }

@@ -242,6 +242,7 @@ def match_kick_off(*, match: Match) -> Match:
             side.extra_all_stars = bonus.extra_all_star_awards
             side.bonus_koban = bonus.bonus_koban
             side.roster_snapshot = roster_snapshot(team)
+            side.team_name = team.name
             side.save(update_fields=MatchTeam.KICK_OFF_FIELDS)
         locked.seed = locked.seed if locked.seed is not None else secrets.randbits(62)
         locked.kicked_off_at = timezone.now()

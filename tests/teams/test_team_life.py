@@ -13,6 +13,7 @@ from teams import services
 from teams.models import Ninja, Team
 from tests.factories import PASSWORD, LeagueFactory, UserFactory, make_legal_team, make_team, recruit
 from tests.league.helpers import add_team, make_season, play
+from tests.support import set_result
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -291,3 +292,18 @@ def test_a_player_cannot_found_a_second_team_in_a_league_that_allows_one():
     league.several_teams_per_owner = True
     league.save()
     assert make_team("ika", owner=owner, league=league).league_id == league.pk
+
+
+def test_a_renamed_teams_history_keeps_the_name_each_match_saw(client):
+    """A match shows the names its teams had at kick-off (MatchTeam.team_name); the scroll's game
+    records of the opponent too; the team's own page shows its new name."""
+    tigers = make_legal_team("tora", name="Paper Tigers")
+    foxes = make_legal_team("kitsune", name="Silver Foxes")
+    match = match_services.match_create(teams=[tigers, foxes], challenge=Challenge.objects.get(slug="brawl"))
+    match_services.match_kick_off(match=match)
+    assert sorted(match.sides.values_list("team_name", flat=True)) == ["Paper Tigers", "Silver Foxes"]
+    services.team_rename(team=tigers, name="Iron Tigers")
+    set_result(match, 3, 1)
+    page = client.get(reverse("matches:detail", args=[match.pk])).content.decode()
+    assert "Paper Tigers v Silver Foxes" in page and "(now Iron Tigers)" in page
+    assert "Iron Tigers" in client.get(reverse("teams:detail", args=[tigers.pk])).content.decode()
