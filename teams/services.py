@@ -224,6 +224,8 @@ def team_recruit(
     chosen = list(chosen_abilities)
     with transaction.atomic():
         locked = Team.objects.select_for_update(of=("self",)).select_related("clan").get(pk=team.pk)
+        if locked.status == Team.Status.RETIRED:
+            raise ValidationError(f"{locked.name} is retired: it recruits no one.")
         check = recruit_check(team=locked, profile=profile, chosen_abilities=chosen)
         if check.problems:
             raise ValidationError(list(check.problems))

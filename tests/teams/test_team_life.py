@@ -54,13 +54,17 @@ def test_rename_keeps_the_name_a_finished_season_and_a_newsletter_saw():
     assert season.final_table["champion"]["team"] == "Old Name"
 
 
-def test_a_retired_team_cannot_be_renamed_or_dressed():
+def test_a_retired_team_cannot_be_renamed_dressed_or_recruit():
     team = make_team("tora", name="Old Guard")
     services.team_retire(team=team)
     with pytest.raises(ValidationError, match="retired"):
         services.team_rename(team=team, name="Young Guard")
     with pytest.raises(ValidationError, match="retired"):
         services.team_dress(team=team, colour_primary="#000000", colour_secondary="", motto="")
+    treasury = Team.objects.get(pk=team.pk).treasury
+    with pytest.raises(ValidationError, match="retired"):
+        recruit(team, "tora-kaiken")
+    assert Team.objects.get(pk=team.pk).treasury == treasury and not team.ninjas.exists()
 
 
 # --- colours and motto ---------------------------------------------------------------------------
