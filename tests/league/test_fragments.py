@@ -2,10 +2,7 @@
 the cache under the data version, so a member's page re-renders only their own parts; any write
 makes it stale at once; with the cache down the page still renders."""
 
-import contextlib
-
 import pytest
-from django.core.cache import cache
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -19,15 +16,8 @@ pytestmark = [pytest.mark.page_cache, pytest.mark.usefixtures("catalog"), pytest
 
 
 @pytest.fixture(autouse=True)
-def fresh_cache(settings):
+def fresh_cache(settings, fresh_locmem_cache):
     settings.FRAGMENT_CACHE_SECONDS = 300
-    settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "fragment-tests"}
-    }
-    cache.clear()
-    yield
-    with contextlib.suppress(Exception):
-        cache.clear()
 
 
 def read(client, url):

@@ -16,15 +16,8 @@ pytestmark = [pytest.mark.page_cache, pytest.mark.usefixtures("catalog"), pytest
 
 
 @pytest.fixture(autouse=True)
-def fresh_cache(settings):
+def fresh_cache(settings, fresh_locmem_cache):
     settings.PAGE_CACHE_SECONDS = 300
-    settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "pagecache-tests"}
-    }
-    cache.clear()
-    yield
-    with contextlib.suppress(Exception):
-        cache.clear()
 
 
 def queries(client, url):
