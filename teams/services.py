@@ -311,7 +311,7 @@ def team_rename(*, team: Team, name: str) -> Team:
     name = text.clean_name(name, max_length=Team._meta.get_field("name").max_length, what="your team a name")
     try:
         with transaction.atomic():
-            locked = Team.objects.select_for_update().select_related("league").get(pk=team.pk)
+            locked = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
             _refuse_if_retired(locked)
             _team_name_taken(name, locked.league, exclude=locked)
             locked.name = name
