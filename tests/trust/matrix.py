@@ -68,6 +68,17 @@ def _fixture_state(state: str) -> Callable[[World], dict]:
     return lambda w: {"pk": w.extra[state].pk}
 
 
+def _email_change_token(w: World) -> dict:
+    """A link changing the player's email address (teams.accounts), as the mail would carry it."""
+    from django.core import signing
+
+    from teams.accounts import EMAIL_CHANGE_SALT
+
+    user = w.user("player")
+    token = signing.dumps({"u": user.pk, "e": "elsewhere@example.org", "o": user.email or ""}, salt=EMAIL_CHANGE_SALT)
+    return {"token": token}
+
+
 def _team(w: World) -> dict:
     return {"pk": w.team_a.pk}
 
@@ -224,8 +235,8 @@ RULES: dict[str, list[Case]] = {
             data=lambda w: {"email": "elsewhere@example.org", "password": "wrong"},
         )
     ],
-    # a link that is not valid: shown as such to its reader (400), never a change
-    "email_change_confirm": [Case(kwargs=lambda w: {"token": "not-a-token"}, get=MEMBERS, post=MEMBERS)],
+    # the player's own link: only the player may open and apply it (forged links: tests/teams/test_accounts.py)
+    "email_change_confirm": [Case(kwargs=_email_change_token, get=frozenset({"player"}), post=frozenset({"player"}))],
     # --- rules reference (public)
     "rules:index": [_public()],
     "rules:clan": [_public(lambda w: {"slug": "tora"})],
