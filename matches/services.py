@@ -33,7 +33,13 @@ from rules.engine.records import MatchRecord, NinjaRecord, RosterEntry, SideSnap
 from rules.models import Keyword
 from teams import selectors as team_selectors
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
-from teams.services import roster_problems, team_ratings_refresh, treasury_post, treasury_post_many
+from teams.services import (
+    loaded_roster_problems,
+    roster_problems,
+    team_ratings_refresh,
+    treasury_post,
+    treasury_post_many,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -230,7 +236,8 @@ def match_kick_off(*, match: Match) -> Match:
             raise ValidationError("This match was voided.")
         sides = live_sides(locked)
         # The roster rules, then the pending rolls from the rosters just loaded (not read again).
-        problems = kick_off_roster_messages(kick_off_roster_problems(locked))
+        illegal = loaded_roster_problems([team for _, team, _ in sides])
+        problems = kick_off_roster_messages([(team, illegal[team.pk]) for _, team, _ in sides if illegal[team.pk]])
         problems += kick_off_blocker_messages(_blockers_of(sides))
         if problems:
             raise KickOffBlocked(problems)

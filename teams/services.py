@@ -286,6 +286,22 @@ def roster_problems(*, team: Team) -> list[str]:
     return recruitment.roster_problems(recruit_team(team), [p.recruit_profile() for p in profiles])
 
 
+def loaded_roster_problems(teams: Sequence[Team]) -> dict[int, list[str]]:
+    """:func:`roster_problems` of teams whose active models are prefetched as ``team.roster``
+    (``teams.selectors.roster_prefetch``): one query for their clans' profiles, whatever the count."""
+    by_clan: dict[int, list] = {}
+    for profile in (
+        Profile.objects.filter(clan_id__in={t.clan_id for t in teams}).select_related("clan").order_by("order")
+    ):
+        by_clan.setdefault(profile.clan_id, []).append(profile.recruit_profile())
+    problems = {}
+    for team in teams:
+        counts = Counter(n.profile_id for n in team.roster)
+        recruiting = RecruitTeam(clan_key=team.clan_id, clan_name=team.clan.name, treasury=team.treasury, counts=counts)
+        problems[team.pk] = recruitment.roster_problems(recruiting, by_clan.get(team.clan_id, []))
+    return problems
+
+
 def team_mark_ready(*, team: Team) -> Team:
     if team.status == Team.Status.RETIRED:
         raise ValidationError("A retired team does not play any more.")

@@ -39,8 +39,9 @@ def add_team(
     n = Team.objects.count()
     team = make_team(clan or CLANS[n % len(CLANS)], owner=owner or UserFactory(), name=name, league=league)
     services.application_accept(team=team)
-    if with_ninja:
+    if with_ninja:  # a kaiken, and the clan's minimum allowances: an illegal roster cannot kick off
         recruit(team, f"{team.clan.slug}-kaiken")
+        legalise(team)
     team.refresh_from_db()
     return team
 

@@ -84,6 +84,7 @@ def test_a_season_job_runs_a_bounded_number_of_queries_a_match():
     # standings and ratings, the advancement choices, the run's record. The extra matches cost at
     # most that many queries each, whatever the number of matches already played.
     per_match = (big - small) / (big_matches - small_matches)
-    # (56 when written.)
-    assert per_match <= 60, (small, big)
-    assert big <= 40 + 60 * big_matches, (small, big)
+    # (56 when written; 63 since a result also writes the notifications of its players and
+    # kick-off checks the rosters' allowances, issue 14.)
+    assert per_match <= 66, (small, big)
+    assert big <= 40 + 66 * big_matches, (small, big)
