@@ -33,14 +33,21 @@ HOUSE_RULES = {
 
 
 def add_team(
-    league: League, *, owner=None, name: str | None = None, clan: str | None = None, with_ninja: bool = False
+    league: League,
+    *,
+    owner=None,
+    name: str | None = None,
+    clan: str | None = None,
+    with_ninja: bool = False,
+    legal: bool = False,
 ) -> Team:
     """A team applied to ``league`` and accepted (entered in the current season, if any)."""
     n = Team.objects.count()
     team = make_team(clan or CLANS[n % len(CLANS)], owner=owner or UserFactory(), name=name, league=league)
     services.application_accept(team=team)
-    if with_ninja:  # a kaiken, and the clan's minimum allowances: an illegal roster cannot kick off
+    if with_ninja:
         recruit(team, f"{team.clan.slug}-kaiken")
+    if legal:  # the clan's minimum allowances too: an illegal roster cannot kick off (issue 14)
         legalise(team)
     team.refresh_from_db()
     return team
@@ -68,6 +75,7 @@ def make_season(
     swiss_rounds: int | None = None,
     playoff_teams: int = 0,
     with_ninja: bool = False,
+    legal: bool = False,
     **house_rules,
 ) -> Season:
     league = league or LeagueFactory(**house_rules)
@@ -75,7 +83,7 @@ def make_season(
         league=league, format=format, swiss_rounds=swiss_rounds, playoff_teams=playoff_teams
     )
     for _ in range(n):
-        add_team(league, with_ninja=with_ninja)
+        add_team(league, with_ninja=with_ninja, legal=legal)
     return season
 
 

@@ -28,7 +28,7 @@ def played(season: Season) -> int:
 
 
 def test_simulate_this_round_plays_only_the_current_round():
-    season = make_season(4, with_ninja=True)
+    season = make_season(4, with_ninja=True, legal=True)
     generate(season, ScheduleRun.Kind.ROUND_ROBIN)
     job = run_job(season, SimulationJob.Scope.ROUND)
     assert (job.status, job.round_number, job.done, job.total) == ("done", 1, 2, 2)
@@ -38,7 +38,7 @@ def test_simulate_this_round_plays_only_the_current_round():
 
 
 def test_the_rest_of_a_round_robin_season_generates_the_schedule_and_plays_it():
-    season = make_season(4, with_ninja=True)
+    season = make_season(4, with_ninja=True, legal=True)
     job = run_job(season, SimulationJob.Scope.SEASON)
     assert job.status == "done" and job.done == job.total == 6
     assert played(season) == 6
@@ -47,7 +47,7 @@ def test_the_rest_of_a_round_robin_season_generates_the_schedule_and_plays_it():
 
 
 def test_the_rest_of_a_swiss_season_pairs_and_plays_each_round():
-    season = make_season(6, format=Season.Format.SWISS, swiss_rounds=3, with_ninja=True)
+    season = make_season(6, format=Season.Format.SWISS, swiss_rounds=3, with_ninja=True, legal=True)
     job = run_job(season, SimulationJob.Scope.SEASON)
     assert job.status == "done" and played(season) == 9 == job.done
     assert season.schedule_runs.filter(kind="swiss", status="done").count() == 3
@@ -55,16 +55,16 @@ def test_the_rest_of_a_swiss_season_pairs_and_plays_each_round():
 
 
 def test_the_rest_of_a_weekly_season_stops_after_the_rounds_given():
-    season = make_season(4, format=Season.Format.RANDOM_WEEKLY, with_ninja=True)
+    season = make_season(4, format=Season.Format.RANDOM_WEEKLY, with_ninja=True, legal=True)
     job = run_job(season, SimulationJob.Scope.SEASON, max_rounds=2)
     assert job.max_rounds == 2 and played(season) == 4
-    other = make_season(4, format=Season.Format.RANDOM_WEEKLY, with_ninja=True)
+    other = make_season(4, format=Season.Format.RANDOM_WEEKLY, with_ninja=True, legal=True)
     job = run_job(other, SimulationJob.Scope.SEASON)
     assert job.max_rounds == 3 and played(other) == 6  # default: the number of teams - 1
 
 
 def test_the_rest_of_the_season_includes_its_playoffs():
-    season = make_season(4, playoff_teams=4, with_ninja=True)
+    season = make_season(4, playoff_teams=4, with_ninja=True, legal=True)
     job = run_job(season, SimulationJob.Scope.SEASON)
     assert job.status == "done" and played(season) == 6 + 2 + 1
     final = BracketSlot.objects.get(season=season, round_number=2)
@@ -73,7 +73,7 @@ def test_the_rest_of_the_season_includes_its_playoffs():
 
 
 def test_requests_are_idempotent_and_only_for_the_master():
-    season = make_season(4, with_ninja=True)
+    season = make_season(4, with_ninja=True, legal=True)
     generate(season, ScheduleRun.Kind.ROUND_ROBIN)
     player = season.entries.first().team.owner
     with pytest.raises(PermissionDenied):
@@ -92,7 +92,7 @@ def test_requests_are_idempotent_and_only_for_the_master():
 
 
 def test_a_retried_job_carries_on_where_it_stopped(monkeypatch):
-    season = make_season(4, with_ninja=True)
+    season = make_season(4, with_ninja=True, legal=True)
     generate(season, ScheduleRun.Kind.ROUND_ROBIN)
     job, _ = simulation.simulation_request(actor=season.league.master, scope="season", season=season, seed=3)
     real = simulation.simulate_match
@@ -117,7 +117,7 @@ def test_a_retried_job_carries_on_where_it_stopped(monkeypatch):
 def test_the_same_job_seed_plays_the_same_season():
     from django.db import transaction
 
-    season = make_season(4, with_ninja=True)
+    season = make_season(4, with_ninja=True, legal=True)
     generate(season, ScheduleRun.Kind.ROUND_ROBIN)
 
     class Rollback(Exception):

@@ -51,7 +51,7 @@ def test_a_batch_ended_by_an_error_still_runs_the_callbacks(recorder):
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("catalog", "eager")
 def test_a_season_job_recomputes_the_ratings_once_after_its_matches(recorder):
-    season = make_season(4, with_ninja=True)
+    season = make_season(4, with_ninja=True, legal=True)
     generate(season, ScheduleRun.Kind.ROUND_ROBIN)
     job, _ = simulation.simulation_request(actor=season.league.master, scope="season", season=season, seed=3)
     job = simulation.simulation_job_run(job_id=job.pk)
@@ -64,7 +64,7 @@ def test_a_season_job_recomputes_the_ratings_once_after_its_matches(recorder):
 
 
 def _job_queries(n_teams: int) -> tuple[int, int]:
-    season = make_season(n_teams, with_ninja=True)
+    season = make_season(n_teams, with_ninja=True, legal=True)
     generate(season, ScheduleRun.Kind.ROUND_ROBIN)
     job, _ = simulation.simulation_request(actor=season.league.master, scope="season", season=season, seed=3)
     with CaptureQueriesContext(connection) as ctx:

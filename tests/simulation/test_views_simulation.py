@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("catalog", "eager")
 
 @pytest.fixture
 def season():
-    season = make_season(4, with_ninja=True)
+    season = make_season(4, with_ninja=True, legal=True)
     generate(season, ScheduleRun.Kind.ROUND_ROBIN)
     return season
 
