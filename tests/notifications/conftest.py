@@ -7,6 +7,10 @@ import pytest
 from matches import services as match_services
 from rules.models import Challenge
 from tests.factories import LeagueFactory, UserFactory, make_legal_team
+from tests.support import run_tasks_eagerly
+
+#: Mails are sent by tasks: in-process here, also where REDIS_URL is set (CI), unless a test stops the broker.
+celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
 
 
 @pytest.fixture(autouse=True)

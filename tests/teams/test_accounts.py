@@ -15,9 +15,12 @@ from outbox.dispatch import redispatch_pending
 from outbox.models import OutboxTask
 from tests.conftest import need
 from tests.factories import PASSWORD, UserFactory
-from tests.support import RedisServer, celery_on
+from tests.support import RedisServer, celery_on, run_tasks_eagerly
 
 pytestmark = pytest.mark.django_db
+
+#: Mails are sent by a task: in-process here, also where REDIS_URL is set (CI).
+celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
 
 
 @pytest.fixture(autouse=True)
