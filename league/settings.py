@@ -363,6 +363,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep links: Swagger UI puts each operation's link inside its expand button (axe: nested-interactive).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False, "syntaxHighlight": False},
     "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
