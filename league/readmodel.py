@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import Count, Q, Sum, Value
 from django.db.models.functions import Coalesce
 
+from common.bulk import update_rows
 from league.models import Bye, Season, SeasonEntry
 from matches.models import REGULAR_STAGE, Match, MatchTeam, counted_q
 
@@ -139,8 +140,8 @@ def standings_refresh(*, season: Season, team_ids: Iterable[int] | None = None) 
                 changed.append(entry)
         if changed:
             # Only the columns that changed (a result leaves the byes and two of won, drawn and
-            # lost as they were): each one costs the update a CASE over the rows.
-            SeasonEntry.objects.bulk_update(changed, [name for name in FIELDS if name in columns])
+            # lost as they were).
+            update_rows(SeasonEntry, changed, [name for name in FIELDS if name in columns])
     return len(changed)
 
 

@@ -22,6 +22,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from common import text
+from common.bulk import update_rows
 from matches import hooks
 from matches.models import AWAITING_STATUSES, DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from matches.snapshots import RosterRow
@@ -661,7 +662,7 @@ def _write_outcome(
     for result in outcome.sides:
         side = side_of[result.team_id]
         side.points, side.outcome, side.koban_earned = result.points, result.outcome, result.koban_earned
-    MatchTeam.objects.bulk_update(sides, ["points", "outcome", "koban_earned"])
+    update_rows(MatchTeam, sides, ["points", "outcome", "koban_earned"])
     MatchNinja.objects.bulk_create(
         MatchNinja(
             side=side_of[m.team_id],
@@ -737,8 +738,7 @@ def _write_outcome(
                 columns.add(name)
         changed.append(ninja)
     if columns:
-        # Only those columns: each one costs the update a CASE over every row changed.
-        Ninja.objects.bulk_update(changed, [c for c in NINJA_CHANGE_COLUMNS if c in columns])
+        update_rows(Ninja, changed, [c for c in NINJA_CHANGE_COLUMNS if c in columns])
 
     match.status = Match.Status.CONFIRMED
     match.confirmed_by = actor if getattr(actor, "pk", None) else None

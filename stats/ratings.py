@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
+from common.bulk import update_rows
 from league.models import SeasonEntry
 from matches.models import Match, MatchTeam
 from ratings.history import Period, RatedHistory, Result, placements, rate_history
@@ -173,7 +174,7 @@ def ratings_recompute(*, force: bool = False) -> Recomputed:
         stale = [row.pk for key, row in existing.items() if key not in wanted]
         StrengthRating.objects.bulk_create(created)
         if changed:
-            StrengthRating.objects.bulk_update(changed, [*FIELDS, "updated_at"])
+            update_rows(StrengthRating, changed, [*FIELDS, "updated_at"])
         if stale:
             StrengthRating.objects.filter(pk__in=stale).delete()
         state.fingerprint = fingerprint

@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from common import text
+from common.bulk import update_rows
 from league import hooks, readmodel, scheduling, selectors
 from league.models import BracketSlot, Bye, Round, Season
 from league.services.fixtures import _season_entry_ids, fixture_create
@@ -76,7 +77,7 @@ def fixture_forfeit(*, match: Match, forfeiting: Collection[int], reason: str, a
             side.outcome = MatchTeam.Outcome.WIN if won else MatchTeam.Outcome.LOSS
             side.points = 0
             side.koban_earned = revenue if won else 0
-        MatchTeam.objects.bulk_update(sides, ["outcome", "points", "koban_earned"])
+        update_rows(MatchTeam, sides, ["outcome", "points", "koban_earned"])
         if revenue:
             losers = ", ".join(s.team.name for s in sides if s.team_id in forfeiting)
             treasury_post(
