@@ -233,30 +233,39 @@ def match_kick_off(*, match: Match) -> Match:
         locked = Match.objects.select_for_update(of=("self",)).select_related("season", "league").get(pk=match.pk)
         if locked.kicked_off_at is not None:
             return locked
-        if locked.status == Match.Status.VOIDED:
-            raise ValidationError("This match was voided.")
-        sides = live_sides(locked)
-        # The roster rules, then the pending rolls from the rosters just loaded (not read again).
-        illegal = loaded_roster_problems([team for _, team, _ in sides])
-        problems = kick_off_roster_messages([(team, illegal[team.pk]) for _, team, _ in sides if illegal[team.pk]])
-        problems += kick_off_blocker_messages(_blockers_of(sides))
-        if problems:
-            raise KickOffBlocked(problems)
-        bonuses = live_underdog_bonuses(locked, sides)
-        for (side, team, rating), bonus in zip(sides, bonuses, strict=True):
-            side.rating = rating
-            side.reroll_tokens = bonus.reroll_tokens
-            side.moon_power_tokens = bonus.moon_power_tokens
-            side.extra_all_stars = bonus.extra_all_star_awards
-            side.bonus_koban = bonus.bonus_koban
-            side.roster_snapshot = roster_snapshot(team)
-            side.team_name = team.name
-            side.save(update_fields=MatchTeam.KICK_OFF_FIELDS)
-        locked.seed = locked.seed if locked.seed is not None else secrets.randbits(62)
-        locked.kicked_off_at = timezone.now()
-        locked.save(update_fields=["seed", "kicked_off_at"])
+        kick_off_locked(locked)
     match.seed, match.kicked_off_at = locked.seed, locked.kicked_off_at
     return locked
+
+
+def kick_off_locked(locked: Match, *, also_save: Sequence[str] = ()) -> list[MatchTeam]:
+    """Kick off a match whose row the caller holds locked in its transaction (not kicked off yet):
+    what :func:`match_kick_off` does. Returns the sides in slot order, each with its team and what
+    kick-off stored, so a caller that goes on (the simulator) need not read them again.
+    ``also_save``: more of the match's columns the caller changed, saved with the seed."""
+    if locked.status == Match.Status.VOIDED:
+        raise ValidationError("This match was voided.")
+    sides = live_sides(locked)
+    # The roster rules, then the pending rolls from the rosters just loaded (not read again).
+    illegal = loaded_roster_problems([team for _, team, _ in sides])
+    problems = kick_off_roster_messages([(team, illegal[team.pk]) for _, team, _ in sides if illegal[team.pk]])
+    problems += kick_off_blocker_messages(_blockers_of(sides))
+    if problems:
+        raise KickOffBlocked(problems)
+    bonuses = live_underdog_bonuses(locked, sides)
+    for (side, team, rating), bonus in zip(sides, bonuses, strict=True):
+        side.rating = rating
+        side.reroll_tokens = bonus.reroll_tokens
+        side.moon_power_tokens = bonus.moon_power_tokens
+        side.extra_all_stars = bonus.extra_all_star_awards
+        side.bonus_koban = bonus.bonus_koban
+        side.roster_snapshot = roster_snapshot(team)
+        side.team_name = team.name
+    update_rows(MatchTeam, [side for side, _, _ in sides], MatchTeam.KICK_OFF_FIELDS)
+    locked.seed = locked.seed if locked.seed is not None else secrets.randbits(62)
+    locked.kicked_off_at = timezone.now()
+    locked.save(update_fields=list(dict.fromkeys(["seed", "kicked_off_at", *also_save])))
+    return [side for side, _, _ in sides]
 
 
 # --- permissions used by services -----------------------------------------------------------------
@@ -343,10 +352,14 @@ def validate_record(
     *,
     upkeep: Mapping[int, str],
     downtime_faces: Mapping[int, str] | None,
+    sides: Sequence[MatchTeam] | None = None,
 ) -> None:
     """Every rule a submitted result must satisfy (rules.engine.records.record_problems); raises
-    ValidationError listing all problems."""
-    sides = [side_snapshot(s) for s in match.sides.select_related("team")]
+    ValidationError listing all problems. ``sides``: the match's sides with their teams, when the
+    caller has them."""
+    if sides is None:
+        sides = match.sides.select_related("team")
+    sides = [side_snapshot(s) for s in sides]
     award_keys = {a.key for a in match.challenge.xp_awards.all()} if match.challenge_id else set()
     errors = record_problems(record, sides=sides, award_keys=award_keys, upkeep=upkeep, downtime_faces=downtime_faces)
     if errors:
@@ -453,28 +466,45 @@ def match_submit_result(
             return match
         if locked.status != Match.Status.SCHEDULED:
             raise ValidationError(f"This match is already {locked.get_status_display().lower()}.")
-        if locked.kicked_off_at is None:
-            match_kick_off(match=locked)  # also gives ``locked`` its seed and kick-off time
-        rules = house_rules_for(locked)
-        entered = rules.dice_entered and not simulated
-        validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None)
-        locked.submitted_record = submission_json(record, upkeep, (downtime_faces or {}) if entered else None)
-        locked.status = Match.Status.SUBMITTED
-        locked.submitted_by = actor if getattr(actor, "pk", None) else None
-        locked.submitted_at = timezone.now()
-        locked.simulated = locked.simulated or simulated
-        locked.result_draft = None
-        locked.save(
-            update_fields=["submitted_record", "status", "submitted_by", "submitted_at", "simulated", "result_draft"]
+        sides = kick_off_locked(locked) if locked.kicked_off_at is None else None
+        submit_locked(
+            locked, record, actor=actor, upkeep=upkeep, downtime_faces=downtime_faces, simulated=simulated, sides=sides
         )
-        needs_confirmation = rules.results_need_confirmation and not simulated and not is_master_of(actor, locked)
-        if not needs_confirmation:
-            _apply_sequence(locked, actor=actor)
-        else:
-            hooks.run_result_event(hooks.SUBMITTED, locked, actor)
     # ``locked`` holds every column as this transaction wrote it: no need to read the row again.
     copy_columns(locked, match)
     return match
+
+
+def submit_locked(
+    locked: Match,
+    record: MatchRecord,
+    *,
+    actor: User | None,
+    upkeep: Mapping[int, str],
+    downtime_faces: Mapping[int, str] | None = None,
+    simulated: bool = False,
+    sides: list[MatchTeam] | None = None,
+) -> None:
+    """Submit a result for a scheduled, kicked-off match whose row the caller holds locked (what
+    :func:`match_submit_result` does after its checks; the simulator calls it directly). ``sides``:
+    the match's sides in slot order with their teams, when the caller has them (not read again)."""
+    rules = house_rules_for(locked)
+    entered = rules.dice_entered and not simulated
+    validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None, sides=sides)
+    locked.submitted_record = submission_json(record, upkeep, (downtime_faces or {}) if entered else None)
+    locked.status = Match.Status.SUBMITTED
+    locked.submitted_by = actor if getattr(actor, "pk", None) else None
+    locked.submitted_at = timezone.now()
+    locked.simulated = locked.simulated or simulated
+    locked.result_draft = None
+    locked.save(
+        update_fields=["submitted_record", "status", "submitted_by", "submitted_at", "simulated", "result_draft"]
+    )
+    needs_confirmation = rules.results_need_confirmation and not simulated and not is_master_of(actor, locked)
+    if not needs_confirmation:
+        _apply_sequence(locked, actor=actor, sides=sides)
+    else:
+        hooks.run_result_event(hooks.SUBMITTED, locked, actor)
 
 
 def copy_columns(source: Match, target: Match) -> None:
@@ -601,13 +631,20 @@ def match_reject(*, match: Match, actor: User | None, reason: str = "") -> Match
 # --- the post-game sequence -----------------------------------------------------------------------
 
 
-def _apply_sequence(match: Match, *, actor: User | None, data: Mapping[str, Any] | None = None) -> None:
+def _apply_sequence(
+    match: Match,
+    *,
+    actor: User | None,
+    data: Mapping[str, Any] | None = None,
+    sides: list[MatchTeam] | None = None,
+) -> None:
     """Revenue, ronin upkeep, downtime, XP and advancement rolls, in the rulebook's order.
 
     The rules are one pure function (rules.engine.postgame.postgame); this locks what the
     sequence changes, builds the function's inputs and writes its outcome. The caller holds the
     match row lock inside a transaction. Rows are written in bulk so the number of queries does not
     grow with roster size. ``data``: the record to apply (a settled dispute's), else the submitted one.
+    ``sides``: the match's sides in slot order with their teams, when the caller has them.
     """
     if match.sequence_applied_at is not None:
         return
@@ -618,7 +655,8 @@ def _apply_sequence(match: Match, *, actor: User | None, data: Mapping[str, Any]
     entered_faces = (
         {int(k): v for k, v in (data.get("downtime_faces") or {}).items()} if data.get("downtime_faces") else None
     )
-    sides = list(match.sides.select_related("team").order_by("slot"))
+    if sides is None:
+        sides = list(match.sides.select_related("team").order_by("slot"))
     team_ids = [s.team_id for s in sides]
     treasuries = dict(
         Team.objects.select_for_update().filter(pk__in=team_ids).order_by("pk").values_list("pk", "treasury")

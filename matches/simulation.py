@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F, Prefetch
+from django.db.models import F, Prefetch, prefetch_related_objects
 
 from matches import services
 from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
@@ -352,6 +352,8 @@ def simulate_match(
         )
         if locked.status != Match.Status.SCHEDULED:
             return None
+        if locked.challenge_id is not None:
+            prefetch_related_objects([locked], "challenge__xp_awards")  # read by the record's check and the sequence
         fields = []
         if seed is not None and locked.seed != seed:
             locked.seed = seed
@@ -362,10 +364,14 @@ def simulate_match(
         if locked.challenge_id is None:
             locked.challenge = _pick_challenge(locked)
             fields.append("challenge")
-        if fields:
-            locked.save(update_fields=fields)
-        services.match_kick_off(match=locked)
-        sides = list(locked.sides.select_related("team").order_by("slot"))
+        # The match is locked here: kick-off and the result go on under this lock, with the sides
+        # kick-off loaded (services.kick_off_locked, services.submit_locked), not read again.
+        if locked.kicked_off_at is None:
+            sides = services.kick_off_locked(locked, also_save=fields)  # saves the seed and challenge too
+        else:
+            if fields:
+                locked.save(update_fields=fields)
+            sides = list(locked.sides.select_related("team").order_by("slot"))
         result = engine.simulate_match(
             sim_teams(sides),
             sim_challenge(locked.challenge),
@@ -374,7 +380,7 @@ def simulate_match(
         )
         record = result.record
         upkeep = upkeep_policy(sides=sides, record=record, rules=services.house_rules_for(locked))
-        services.match_submit_result(match=locked, record=record, actor=actor, upkeep=upkeep, simulated=True)
+        services.submit_locked(locked, record, actor=actor, upkeep=upkeep, simulated=True, sides=sides)
         advancements: list[dict[str, Any]] = []
         if policy == AUTO:
             advancements = _auto_advance(locked)

@@ -15,6 +15,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from common import text
+from common.bulk import update_rows
 from rules.engine import recruitment
 from rules.engine.league import STARTING_KOBAN
 from rules.engine.recruitment import ChosenAbility, RecruitCheck, RecruitTeam
@@ -35,7 +36,7 @@ def team_ratings_refresh(*, team_ids: Iterable[int]) -> dict[int, int]:
     sequence, advancement rolls and choices, voiding) calls this inside its own transaction, after
     its writes. It locks the team rows (in id order) first, so two transactions refreshing the
     same team run one after the other and the second sees the first's roster. Two queries for any
-    number of teams (the lock and the grouped roster read), plus one update per changed rating.
+    number of teams (the lock and the grouped roster read), plus one update when a rating changed.
     """
     ids = sorted(set(team_ids))
     if not ids:
@@ -47,9 +48,7 @@ def team_ratings_refresh(*, team_ids: Iterable[int]) -> dict[int, int]:
     with transaction.atomic(savepoint=False):
         stored = dict(Team.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", "rating"))
         ratings = fresh_ratings(stored)
-        for pk, rating in ratings.items():
-            if stored[pk] != rating:
-                Team.objects.filter(pk=pk).update(rating=rating)
+        update_rows(Team, [Team(pk=pk, rating=r) for pk, r in ratings.items() if stored[pk] != r], ["rating"])
     return ratings
 
 
@@ -101,10 +100,9 @@ def treasury_post_many(
                 )
             )
         TreasuryEntry.objects.bulk_create(entries)
-        for pk in team_ids:
-            Team.objects.filter(pk=pk).update(treasury=balances[pk])
         for team, *_ in posts:
             team.treasury = balances[team.pk]
+        update_rows(Team, [Team(pk=pk, treasury=balances[pk]) for pk in team_ids], ["treasury"])
     return entries
 
 
