@@ -261,6 +261,7 @@ def kick_off_locked(locked: Match, *, also_save: Sequence[str] = ()) -> list[Mat
         side.bonus_koban = bonus.bonus_koban
         side.roster_snapshot = roster_snapshot(team)
         side.team_name = team.name
+        side.team = team  # the same row, with its roster loaded: the caller may go on with it
     update_rows(MatchTeam, [side for side, _, _ in sides], MatchTeam.KICK_OFF_FIELDS)
     locked.seed = locked.seed if locked.seed is not None else secrets.randbits(62)
     locked.kicked_off_at = timezone.now()
@@ -658,9 +659,16 @@ def _apply_sequence(
     if sides is None:
         sides = list(match.sides.select_related("team").order_by("slot"))
     team_ids = [s.team_id for s in sides]
-    treasuries = dict(
-        Team.objects.select_for_update().filter(pk__in=team_ids).order_by("pk").values_list("pk", "treasury")
-    )
+    # The teams' rows locked once here (in id order): the ledger and the stored ratings below read
+    # their treasuries and ratings from this lock.
+    locked_teams = {
+        pk: (treasury, rating)
+        for pk, treasury, rating in Team.objects.select_for_update()
+        .filter(pk__in=team_ids)
+        .order_by("pk")
+        .values_list("pk", "treasury", "rating")
+    }
+    treasuries = {pk: treasury for pk, (treasury, _) in locked_teams.items()}
     ninjas = {n.pk: n for n in Ninja.objects.select_for_update().filter(team_id__in=team_ids)}
     challenge_xp = {a.key: a.xp for a in match.challenge.xp_awards.all()} if match.challenge_id else {}
     roll_advancements = not rules.dice_entered or match.simulated
@@ -685,16 +693,32 @@ def _apply_sequence(
         downtime_dice=entered_faces if entered_faces is not None else _rng(match, "downtime"),
         advancement_rng=_rng(match, "advancement") if roll_advancements else None,
     )
-    _write_outcome(match, sides, ninjas, outcome, actor=actor)
+    _write_outcome(
+        match,
+        sides,
+        ninjas,
+        outcome,
+        actor=actor,
+        treasuries=treasuries,
+        ratings={pk: rating for pk, (_, rating) in locked_teams.items()},
+    )
 
 
 NINJA_CHANGE_COLUMNS = ("xp", "misses_games", "starts_in_healing_house", "status", "released_at", "release_reason")
 
 
 def _write_outcome(
-    match: Match, sides: list[MatchTeam], ninjas: dict[int, Ninja], outcome: postgame.PostgameOutcome, *, actor
+    match: Match,
+    sides: list[MatchTeam],
+    ninjas: dict[int, Ninja],
+    outcome: postgame.PostgameOutcome,
+    *,
+    actor,
+    treasuries: Mapping[int, int],
+    ratings: Mapping[int, int],
 ) -> None:
-    """Write what the post-game sequence did, in bulk, and mark the match confirmed."""
+    """Write what the post-game sequence did, in bulk, and mark the match confirmed.
+    ``treasuries`` and ``ratings``: the teams' stored values, read under the caller's lock."""
     now = timezone.now()
     side_of = {s.team_id: s for s in sides}
     for result in outcome.sides:
@@ -724,6 +748,7 @@ def _write_outcome(
         ],
         match=match,
         actor=actor,
+        locked_balances=treasuries,
     )
     UpkeepDecision.objects.bulk_create(
         UpkeepDecision(match=match, ninja_id=u.ninja_id, fee=u.fee, paid=u.paid, forced_release=u.forced_release)
@@ -786,19 +811,20 @@ def _write_outcome(
     # The read model, in this transaction: the league table's rows (a hook: the league's) and the
     # teams' ratings.
     hooks.run_result_written(match)
-    team_ratings_refresh(team_ids=side_of)
+    team_ratings_refresh(team_ids=side_of, locked_ratings=ratings)
     hooks.run_result_event(hooks.CONFIRMED, match, actor)
-    transaction.on_commit(lambda: _after_confirm(match.pk))
+    transaction.on_commit(lambda: _after_confirm(match))
 
 
-def _after_confirm(match_id: int) -> None:
+def _after_confirm(match: Match) -> None:
     """Hooks outside the sequence (the playoff bracket, then the ratings: registered in
-    matches/hooks.py); failures never undo a confirmed result."""
+    matches/hooks.py), given the match as this transaction wrote and committed it (not read
+    again); failures never undo a confirmed result."""
     try:
         if hooks.confirmed_hooks():
-            hooks.run_confirmed(Match.objects.get(pk=match_id))
+            hooks.run_confirmed(match)
     finally:
-        hooks.result_changed(match_id)
+        hooks.result_changed(match.pk)
 
 
 # --- advancements --------------------------------------------------------------------------------

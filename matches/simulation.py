@@ -225,12 +225,16 @@ def choose_advancement(
     return options[0]
 
 
-def _auto_advance(match: Match) -> list[dict[str, Any]]:
+def _auto_advance(match: Match, known: Mapping[int, Ninja] | None = None) -> list[dict[str, Any]]:
     """Take the pending advancement rolls (dice rolled) this simulated match earned by the policy,
     in bulk: a fixed number of queries however many rolls there are. Returns what was chosen.
 
     Only this match's rolls: a roll earned in a match the players played, or left to them by a
-    "pending" simulation, stays theirs to choose (issue 13)."""
+    "pending" simulation, stays theirs to choose (issue 13).
+
+    ``known``: the models as kick-off loaded them in this transaction (profile, its keywords and
+    the advancements taken, prefetched: :func:`teams.selectors.roster_prefetch`); the post-game
+    sequence changes none of those, so they are not read again."""
     rolls = [
         r
         for r in AdvancementRoll.objects.filter(
@@ -242,14 +246,18 @@ def _auto_advance(match: Match) -> list[dict[str, Any]]:
     ]
     if not rolls:
         return []
-    ninjas = (
-        Ninja.objects.filter(pk__in={r.ninja_id for r in rolls})
-        .select_related("profile")
-        .prefetch_related(
-            "profile__keywords", Prefetch("advancements", queryset=Advancement.objects.select_related("keyword"))
+    wanted = {r.ninja_id for r in rolls}
+    if known is not None and wanted <= known.keys():
+        ninjas = {pk: known[pk] for pk in wanted}
+    else:
+        ninjas = (
+            Ninja.objects.filter(pk__in=wanted)
+            .select_related("profile")
+            .prefetch_related(
+                "profile__keywords", Prefetch("advancements", queryset=Advancement.objects.select_related("keyword"))
+            )
+            .in_bulk()
         )
-        .in_bulk()
-    )
     keyword_rows = {k.name: k for k in Keyword.objects.only("id", "name", "category")}
     categories = {name: k.category for name, k in keyword_rows.items()}
     state: dict[int, tuple[list[str], set[str]]] = {}
@@ -383,7 +391,9 @@ def simulate_match(
         services.submit_locked(locked, record, actor=actor, upkeep=upkeep, simulated=True, sides=sides)
         advancements: list[dict[str, Any]] = []
         if policy == AUTO:
-            advancements = _auto_advance(locked)
+            # The rosters kick-off loaded (none when the players kicked the match off earlier).
+            known = {n.pk: n for side in sides for n in getattr(side.team, "roster", ())}
+            advancements = _auto_advance(locked, known)
         run = SimulationRun.objects.create(
             match=locked,
             job=job,

@@ -7,7 +7,7 @@ team row before it spends koban so two concurrent spends cannot overdraw.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import ValidationError
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 # --- the stored team rating ----------------------------------------------------------------------
 
 
-def team_ratings_refresh(*, team_ids: Iterable[int]) -> dict[int, int]:
+def team_ratings_refresh(*, team_ids: Iterable[int], locked_ratings: Mapping[int, int] | None = None) -> dict[int, int]:
     """Store each team's rating as its roster gives it now (``Team.rating``, the read model).
 
     Every service that changes what the rating counts (recruitment, release, the post-game
@@ -37,6 +37,8 @@ def team_ratings_refresh(*, team_ids: Iterable[int]) -> dict[int, int]:
     its writes. It locks the team rows (in id order) first, so two transactions refreshing the
     same team run one after the other and the second sees the first's roster. Two queries for any
     number of teams (the lock and the grouped roster read), plus one update when a rating changed.
+    ``locked_ratings``: the stored ratings as the caller read them under its own lock of the rows in
+    this transaction (the post-game sequence), so not locked again.
     """
     ids = sorted(set(team_ids))
     if not ids:
@@ -46,7 +48,12 @@ def team_ratings_refresh(*, team_ids: Iterable[int]) -> dict[int, int]:
     # No savepoint of its own inside a caller's transaction (one query less each way): nothing here
     # raises but the database, and a database error aborts the caller's transaction anyway.
     with transaction.atomic(savepoint=False):
-        stored = dict(Team.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", "rating"))
+        if locked_ratings is not None:
+            stored = {pk: locked_ratings[pk] for pk in ids}
+        else:
+            stored = dict(
+                Team.objects.select_for_update().filter(pk__in=ids).order_by("pk").values_list("pk", "rating")
+            )
         ratings = fresh_ratings(stored)
         update_rows(Team, [Team(pk=pk, rating=r) for pk, r in ratings.items() if stored[pk] != r], ["rating"])
     return ratings
@@ -66,19 +73,27 @@ def treasury_post(
 
 
 def treasury_post_many(
-    *, posts: Sequence[tuple[Team, int, str, str]], match=None, actor: User | None = None
+    *,
+    posts: Sequence[tuple[Team, int, str, str]],
+    match=None,
+    actor: User | None = None,
+    locked_balances: Mapping[int, int] | None = None,
 ) -> list[TreasuryEntry]:
     """Post ledger rows ``(team, amount, reason, note)`` in this order, in bulk: every team row is
     locked (in id order), each row's balance follows the one before it, and nothing is written if
     any balance would go below zero. Keeps ``Team.treasury`` (and ``team.treasury`` of the objects
-    passed) in step."""
+    passed) in step. ``locked_balances``: the teams' treasuries as the caller read them under its
+    own lock of their rows in this transaction (the post-game sequence), so not locked again."""
     if not posts:
         return []
     with transaction.atomic():
         team_ids = sorted({team.pk for team, *_ in posts})
-        balances = dict(
-            Team.objects.select_for_update().filter(pk__in=team_ids).order_by("pk").values_list("pk", "treasury")
-        )
+        if locked_balances is not None:
+            balances = {pk: locked_balances[pk] for pk in team_ids}
+        else:
+            balances = dict(
+                Team.objects.select_for_update().filter(pk__in=team_ids).order_by("pk").values_list("pk", "treasury")
+            )
         entries = []
         for team, amount, reason, note in posts:
             balance = balances[team.pk] + amount
