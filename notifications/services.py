@@ -177,8 +177,13 @@ def fixtures_created(matches: Sequence[Match]) -> list[Notification]:
 
 def result_event(event: str, match: Match, actor, extra: Mapping) -> list[Notification]:
     """A step of a result's life (matches/hooks.py): who is told, and what."""
-    if match.simulated:  # a simulation's games tell nobody, but the rolls they leave wait for a choice
-        return _advancements(match) if event == match_hooks.CONFIRMED else []
+    if match.simulated:
+        # A simulation's games tell nobody, but the rolls they leave wait for a choice: told when
+        # the match's transaction commits, only those still pending then (the "auto" policy takes
+        # them in that transaction: nobody is asked to choose a roll already chosen).
+        if event == match_hooks.CONFIRMED:
+            transaction.on_commit(lambda: _advancements(match), robust=True)
+        return []
     sides = _sides([match])[match.pk]
     actor_id = getattr(actor, "pk", None)
     pairing = _pairing(sides)

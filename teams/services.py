@@ -86,7 +86,9 @@ def treasury_post_many(
     own lock of their rows in this transaction (the post-game sequence), so not locked again."""
     if not posts:
         return []
-    with transaction.atomic():
+    # A caller that holds the locks is in its own transaction and does not catch the refusal
+    # below (raised before any write): no savepoint of its own then.
+    with transaction.atomic(savepoint=locked_balances is None):
         team_ids = sorted({team.pk for team, *_ in posts})
         if locked_balances is not None:
             balances = {pk: locked_balances[pk] for pk in team_ids}

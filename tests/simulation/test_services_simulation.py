@@ -12,6 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from matches import services, simulation
 from matches.models import DiceRoll, Match, MatchNinja, SimulationRun
+from notifications.models import Kind, Notification
 from rules.engine import league as rules_league
 from rules.engine import simulator as engine
 from rules.engine.house_rules import HouseRules
@@ -134,13 +135,16 @@ def test_simulating_a_played_match_is_a_no_op(brawl_match, league):
     assert Match.objects.get(pk=brawl_match.pk).seed == 3
 
 
-def test_policy_auto_takes_every_advancement_roll(brawl_match, league):
+def test_policy_auto_takes_every_advancement_roll(brawl_match, league, django_capture_on_commit_callbacks):
     teams = [s.team for s in brawl_match.sides.all()]
     on_the_edge_of_a_level(teams)
-    run = simulation.simulate_match(match=brawl_match, seed=5, actor=league.master, policy="auto")
+    with django_capture_on_commit_callbacks(execute=True):
+        run = simulation.simulate_match(match=brawl_match, seed=5, actor=league.master, policy="auto")
     rolls = AdvancementRoll.objects.filter(match=brawl_match).select_related("advancement__keyword")
     assert rolls.exists()
     assert not rolls.filter(status=AdvancementRoll.Status.PENDING).exists()
+    # Nobody is asked to choose a roll the policy took.
+    assert not Notification.objects.filter(kind=Kind.ADVANCEMENT).exists()
     assert Advancement.objects.filter(roll__in=rolls).count() == rolls.count()
     chosen = {c["roll"]: c["choice"] for c in run.decisions["advancements"]}
     assert set(chosen) == {r.pk for r in rolls}
@@ -155,12 +159,16 @@ def test_policy_auto_takes_every_advancement_roll(brawl_match, league):
             assert adv.kind == Advancement.Kind.KEYWORD
 
 
-def test_policy_pending_leaves_the_rolls_to_the_players(brawl_match, league):
+def test_policy_pending_leaves_the_rolls_to_the_players(brawl_match, league, django_capture_on_commit_callbacks):
     on_the_edge_of_a_level([s.team for s in brawl_match.sides.all()])
-    run = simulation.simulate_match(match=brawl_match, seed=5, actor=league.master, policy="pending")
+    with django_capture_on_commit_callbacks(execute=True):
+        run = simulation.simulate_match(match=brawl_match, seed=5, actor=league.master, policy="pending")
     rolls = AdvancementRoll.objects.filter(match=brawl_match)
     assert rolls.exists() and all(r.faces for r in rolls)
     assert set(rolls.values_list("status", flat=True)) == {AdvancementRoll.Status.PENDING}
+    # Each roll's owner is told, once the match's transaction committed.
+    told = Notification.objects.filter(kind=Kind.ADVANCEMENT)
+    assert sorted(told.values_list("user_id", flat=True)) == sorted(r.ninja.team.owner_id for r in rolls)
     assert not Advancement.objects.exists() and run.decisions["advancements"] == []
     # a player can still choose from the page's service
     roll = rolls.first()
