@@ -238,11 +238,12 @@ def match_kick_off(*, match: Match) -> Match:
     return locked
 
 
-def kick_off_locked(locked: Match, *, also_save: Sequence[str] = ()) -> list[MatchTeam]:
+def kick_off_locked(locked: Match, *, save: bool = True) -> list[MatchTeam]:
     """Kick off a match whose row the caller holds locked in its transaction (not kicked off yet):
     what :func:`match_kick_off` does. Returns the sides in slot order, each with its team and what
-    kick-off stored, so a caller that goes on (the simulator) need not read them again.
-    ``also_save``: more of the match's columns the caller changed, saved with the seed."""
+    kick-off stored, so a caller that goes on (a submission, the simulator) need not read them
+    again. ``save=False``: the match's seed and kick-off time are set on ``locked`` but saved by the
+    caller, with its own changes, in one update (:data:`KICK_OFF_MATCH_FIELDS`)."""
     if locked.status == Match.Status.VOIDED:
         raise ValidationError("This match was voided.")
     sides = live_sides(locked)
@@ -265,8 +266,13 @@ def kick_off_locked(locked: Match, *, also_save: Sequence[str] = ()) -> list[Mat
     update_rows(MatchTeam, [side for side, _, _ in sides], MatchTeam.KICK_OFF_FIELDS)
     locked.seed = locked.seed if locked.seed is not None else secrets.randbits(62)
     locked.kicked_off_at = timezone.now()
-    locked.save(update_fields=list(dict.fromkeys(["seed", "kicked_off_at", *also_save])))
+    if save:
+        locked.save(update_fields=KICK_OFF_MATCH_FIELDS)
     return [side for side, _, _ in sides]
+
+
+#: The match's columns kick-off sets.
+KICK_OFF_MATCH_FIELDS = ["seed", "kicked_off_at"]
 
 
 # --- permissions used by services -----------------------------------------------------------------
@@ -467,9 +473,18 @@ def match_submit_result(
             return match
         if locked.status != Match.Status.SCHEDULED:
             raise ValidationError(f"This match is already {locked.get_status_display().lower()}.")
-        sides = kick_off_locked(locked) if locked.kicked_off_at is None else None
+        sides, kicked_off = None, []
+        if locked.kicked_off_at is None:  # kicked off now, saved with the submission
+            sides, kicked_off = kick_off_locked(locked, save=False), KICK_OFF_MATCH_FIELDS
         submit_locked(
-            locked, record, actor=actor, upkeep=upkeep, downtime_faces=downtime_faces, simulated=simulated, sides=sides
+            locked,
+            record,
+            actor=actor,
+            upkeep=upkeep,
+            downtime_faces=downtime_faces,
+            simulated=simulated,
+            sides=sides,
+            also_save=kicked_off,
         )
     # ``locked`` holds every column as this transaction wrote it: no need to read the row again.
     copy_columns(locked, match)
@@ -485,10 +500,13 @@ def submit_locked(
     downtime_faces: Mapping[int, str] | None = None,
     simulated: bool = False,
     sides: list[MatchTeam] | None = None,
+    also_save: Sequence[str] = (),
 ) -> None:
     """Submit a result for a scheduled, kicked-off match whose row the caller holds locked (what
     :func:`match_submit_result` does after its checks; the simulator calls it directly). ``sides``:
-    the match's sides in slot order with their teams, when the caller has them (not read again)."""
+    the match's sides in slot order with their teams, when the caller has them (not read again).
+    ``also_save``: the match's columns the caller changed and left unsaved (kick-off's, the
+    simulator's seed): saved in the same update as the submission, or the confirmation."""
     rules = house_rules_for(locked)
     entered = rules.dice_entered and not simulated
     validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None, sides=sides)
@@ -498,13 +516,12 @@ def submit_locked(
     locked.submitted_at = timezone.now()
     locked.simulated = locked.simulated or simulated
     locked.result_draft = None
-    locked.save(
-        update_fields=["submitted_record", "status", "submitted_by", "submitted_at", "simulated", "result_draft"]
-    )
+    fields = [*also_save, "submitted_record", "status", "submitted_by", "submitted_at", "simulated", "result_draft"]
     needs_confirmation = rules.results_need_confirmation and not simulated and not is_master_of(actor, locked)
-    if not needs_confirmation:
-        _apply_sequence(locked, actor=actor, sides=sides)
+    if not needs_confirmation:  # one update of the match row: submitted and confirmed at once
+        _apply_sequence(locked, actor=actor, sides=sides, also_save=fields)
     else:
+        locked.save(update_fields=fields)
         hooks.run_result_event(hooks.SUBMITTED, locked, actor)
 
 
@@ -638,6 +655,7 @@ def _apply_sequence(
     actor: User | None,
     data: Mapping[str, Any] | None = None,
     sides: list[MatchTeam] | None = None,
+    also_save: Sequence[str] = (),
 ) -> None:
     """Revenue, ronin upkeep, downtime, XP and advancement rolls, in the rulebook's order.
 
@@ -646,6 +664,7 @@ def _apply_sequence(
     match row lock inside a transaction. Rows are written in bulk so the number of queries does not
     grow with roster size. ``data``: the record to apply (a settled dispute's), else the submitted one.
     ``sides``: the match's sides in slot order with their teams, when the caller has them.
+    ``also_save``: the match's columns the caller changed and left unsaved, saved with the confirmation.
     """
     if match.sequence_applied_at is not None:
         return
@@ -701,6 +720,7 @@ def _apply_sequence(
         actor=actor,
         treasuries=treasuries,
         ratings={pk: rating for pk, (_, rating) in locked_teams.items()},
+        also_save=also_save,
     )
 
 
@@ -716,6 +736,7 @@ def _write_outcome(
     actor,
     treasuries: Mapping[int, int],
     ratings: Mapping[int, int],
+    also_save: Sequence[str] = (),
 ) -> None:
     """Write what the post-game sequence did, in bulk, and mark the match confirmed.
     ``treasuries`` and ``ratings``: the teams' stored values, read under the caller's lock."""
@@ -807,7 +828,9 @@ def _write_outcome(
     match.confirmed_by = actor if getattr(actor, "pk", None) else None
     match.confirmed_at = now
     match.sequence_applied_at = now
-    match.save(update_fields=["status", "confirmed_by", "confirmed_at", "sequence_applied_at"])
+    match.save(
+        update_fields=list(dict.fromkeys([*also_save, "status", "confirmed_by", "confirmed_at", "sequence_applied_at"]))
+    )
     # The read model, in this transaction: the league table's rows (a hook: the league's) and the
     # teams' ratings.
     hooks.run_result_written(match)

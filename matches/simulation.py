@@ -375,10 +375,9 @@ def simulate_match(
         # The match is locked here: kick-off and the result go on under this lock, with the sides
         # kick-off loaded (services.kick_off_locked, services.submit_locked), not read again.
         if locked.kicked_off_at is None:
-            sides = services.kick_off_locked(locked, also_save=fields)  # saves the seed and challenge too
+            sides = services.kick_off_locked(locked, save=False)
+            fields += services.KICK_OFF_MATCH_FIELDS
         else:
-            if fields:
-                locked.save(update_fields=fields)
             sides = list(locked.sides.select_related("team").order_by("slot"))
         result = engine.simulate_match(
             sim_teams(sides),
@@ -388,7 +387,10 @@ def simulate_match(
         )
         record = result.record
         upkeep = upkeep_policy(sides=sides, record=record, rules=services.house_rules_for(locked))
-        services.submit_locked(locked, record, actor=actor, upkeep=upkeep, simulated=True, sides=sides)
+        # The match's changes above are saved with the result, in one update.
+        services.submit_locked(
+            locked, record, actor=actor, upkeep=upkeep, simulated=True, sides=sides, also_save=fields
+        )
         advancements: list[dict[str, Any]] = []
         if policy == AUTO:
             # The rosters kick-off loaded (none when the players kicked the match off earlier).
