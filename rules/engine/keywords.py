@@ -604,6 +604,11 @@ class _Valuer:
 
     table: dict[tuple[Side | None, Element | None], float]
 
+    @property
+    def key(self) -> tuple[float, ...]:
+        """The table's values in its fixed order: two valuers with the same key value every outcome alike."""
+        return tuple(self.table.values())
+
     @classmethod
     def build(
         cls,
@@ -643,16 +648,29 @@ class _Valuer:
         return self.table[outcome]
 
 
+#: Reroll gains already weighed, per (valuer's values, Dirty Fighter, choosing policy), then per
+#: (dice counts, pool, face rerolled): a gain is a pure function of these, so it is the same number in
+#: every fight that weighs it. Emptied when it grows past :data:`_GAINS_MAX` entries (values only).
+_GAINS: dict[tuple, dict[tuple, float]] = {}
+_GAINS_MAX = 200_000
+_gains_size = 0
+
+
 class _Evaluator:
     """Expected values of combat states for reroll decisions."""
 
     def __init__(self, valuer: _Valuer, dirty: bool, policy: ChoosingPolicy) -> None:
+        global _gains_size
         self.valuer = valuer
         self.dirty = dirty
         self.policy = policy
         # A gain depends on the dice only through their counts and the face rerolled: dice showing
-        # the same face (and a decision weighed again on the same dice) are valued once a fight.
-        self._gains: dict[tuple, float] = {}
+        # the same face (and a decision weighed again on the same dice, in this fight or another
+        # with the same values) are valued once.
+        if _gains_size > _GAINS_MAX:
+            _GAINS.clear()
+            _gains_size = 0
+        self._gains = _GAINS.setdefault((valuer.key, dirty, policy), {})
 
     def value(self, a: Sequence[Element], d: Sequence[Element]) -> float:
         return self.valuer(_resolve_counts(_counts(a), _counts(d), self.dirty, self.policy))
@@ -663,7 +681,9 @@ class _Evaluator:
         key = (counts_a, counts_d, pool, (a if pool is Side.ATTACKER else d)[index])
         gain = self._gains.get(key)
         if gain is None:
+            global _gains_size
             gain = self._gains[key] = self._reroll_gain(*key)
+            _gains_size += 1
         return gain
 
     def _reroll_gain(self, counts_a: tuple[int, ...], counts_d: tuple[int, ...], pool: Side, face: Element) -> float:
