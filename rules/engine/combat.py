@@ -46,6 +46,7 @@ from .dice import (
     DicePool,
     Element,
     RerollEvent,
+    as_element,
     opposite,
     parse_faces,
     reroll,
@@ -314,7 +315,7 @@ def resolve_counts(
 
 def _apply_policy(policy: ChoosingPolicy, chooser: Side, available: frozenset[Element]) -> Element:
     """Call ``policy`` and check it returned a die the chooser actually has."""
-    choice = Element(policy(chooser, available))
+    choice = as_element(policy(chooser, available))
     if choice not in available:
         raise ValueError(f"policy chose {choice.value}, not among {sorted(available)}")
     return choice

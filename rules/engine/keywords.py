@@ -51,7 +51,7 @@ from .combat import (
     defense_pool_size,
     resolve_combat,
 )
-from .dice import ELEMENTS, Element, reroll, roll_dice, roll_pool
+from .dice import ELEMENTS, Element, as_element, reroll, roll_dice, roll_pool
 
 __all__ = [
     "KW",
@@ -542,13 +542,25 @@ def _counts(faces: Sequence[Element]) -> tuple[int, ...]:
     return tuple(c)
 
 
-@lru_cache(maxsize=262_144)
+def _margins(a: tuple[int, ...], d: tuple[int, ...]) -> tuple[int, ...]:
+    """Each attack face's count minus its opposite's count in defense. The resolution reads the
+    dice only through these six numbers (what is left of either side after the eliminations), so
+    two pairs of pools with the same margins resolve alike, also after one die changes face."""
+    return (a[0] - d[1], a[1] - d[0], a[2] - d[3], a[3] - d[2], a[4] - d[5], a[5] - d[4])
+
+
 def _resolve_counts(
     a: tuple[int, ...], d: tuple[int, ...], dirty: bool, policy: ChoosingPolicy
 ) -> tuple[Side | None, Element | None]:
-    # each die cancels one opposite die (index i ^ 1): what is left of x against y is x - min(x, y)
-    a_left = [x - y if x > y else 0 for x, y in zip(a, (d[1], d[0], d[3], d[2], d[5], d[4]))]
-    d_left = [x - y if x > y else 0 for x, y in zip(d, (a[1], a[0], a[3], a[2], a[5], a[4]))]
+    return _resolve_margins(_margins(a, d), dirty, policy)
+
+
+@lru_cache(maxsize=262_144)
+def _resolve_margins(m: tuple[int, ...], dirty: bool, policy: ChoosingPolicy) -> tuple[Side | None, Element | None]:
+    # each die cancels one opposite die (index i ^ 1): what is left of the attack's face i is its
+    # margin when positive, of the defense's face i the negative margin of the attack's face i ^ 1
+    a_left = [x if x > 0 else 0 for x in m]
+    d_left = [-x if x < 0 else 0 for x in (m[1], m[0], m[3], m[2], m[5], m[4])]
     na, nd = sum(a_left), sum(d_left)
     if na == 0 and nd == 0:
         return None, None
@@ -559,7 +571,7 @@ def _resolve_counts(
     available = frozenset(ELEMENTS[i] for i in range(6) if left[i])
     if not available:
         return None, None
-    return chooser, Element(policy(chooser, available))
+    return chooser, as_element(policy(chooser, available))
 
 
 def _dirty_fighter(result: CombatResult, policy: ChoosingPolicy) -> CombatResult:
@@ -573,7 +585,7 @@ def _dirty_fighter(result: CombatResult, policy: ChoosingPolicy) -> CombatResult
     if not result.attack_remaining:
         return replace(result, chooser=None, chosen_index=None, result=None)
     available = frozenset(result.attack_faces[i] for i in result.attack_remaining)
-    element = Element(policy(Side.ATTACKER, available))
+    element = as_element(policy(Side.ATTACKER, available))
     index = next(i for i in result.attack_remaining if result.attack_faces[i] is element)
     return replace(result, chooser=Side.ATTACKER, chosen_index=index, result=element)
 
@@ -649,8 +661,9 @@ class _Valuer:
 
 
 #: Reroll gains already weighed, per (valuer's values, Dirty Fighter, choosing policy), then per
-#: (dice counts, pool, face rerolled): a gain is a pure function of these, so it is the same number in
-#: every fight that weighs it. Emptied when it grows past :data:`_GAINS_MAX` entries (values only).
+#: (:func:`_margins` of the dice, pool, face rerolled): a gain is a pure function of these, so it is
+#: the same number in every fight that weighs it. Emptied when it grows past :data:`_GAINS_MAX`
+#: entries (it holds values only).
 _GAINS: dict[tuple, dict[tuple, float]] = {}
 _GAINS_MAX = 200_000
 _gains_size = 0
@@ -664,8 +677,8 @@ class _Evaluator:
         self.valuer = valuer
         self.dirty = dirty
         self.policy = policy
-        # A gain depends on the dice only through their counts and the face rerolled: dice showing
-        # the same face (and a decision weighed again on the same dice, in this fight or another
+        # A gain depends on the dice only through their margins and the face rerolled: dice showing
+        # the same face (and a decision weighed again on the same margins, in this fight or another
         # with the same values) are valued once.
         if _gains_size > _GAINS_MAX:
             _GAINS.clear()
@@ -677,8 +690,7 @@ class _Evaluator:
 
     def reroll_gain(self, a: Sequence[Element], d: Sequence[Element], pool: Side, index: int) -> float:
         """Expected value (to the attacker) of rerolling one die minus keeping it."""
-        counts_a, counts_d = _counts(a), _counts(d)
-        key = (counts_a, counts_d, pool, (a if pool is Side.ATTACKER else d)[index])
+        key = (_margins(_counts(a), _counts(d)), pool, _INDEX[(a if pool is Side.ATTACKER else d)[index]])
         gain = self._gains.get(key)
         if gain is None:
             global _gains_size
@@ -686,16 +698,20 @@ class _Evaluator:
             _gains_size += 1
         return gain
 
-    def _reroll_gain(self, counts_a: tuple[int, ...], counts_d: tuple[int, ...], pool: Side, face: Element) -> float:
-        base = self.valuer(_resolve_counts(counts_a, counts_d, self.dirty, self.policy))
-        ac, dc = list(counts_a), list(counts_d)
-        own = ac if pool is Side.ATTACKER else dc
-        own[_INDEX[face]] -= 1
+    def _reroll_gain(self, margins: tuple[int, ...], pool: Side, face: int) -> float:
+        """The mean value over the six faces the die may show instead, minus the value now. A face of
+        the attack's moves its own margin; a face of the defense's the margin of its opposite (i ^ 1)
+        the other way."""
+        base = self.valuer(_resolve_margins(margins, self.dirty, self.policy))
+        m = list(margins)
+        step = 1 if pool is Side.ATTACKER else -1
+        flip = 0 if pool is Side.ATTACKER else 1
+        m[face ^ flip] -= step
         total = 0.0
         for i in range(6):
-            own[i] += 1
-            total += self.valuer(_resolve_counts(tuple(ac), tuple(dc), self.dirty, self.policy))
-            own[i] -= 1
+            m[i ^ flip] += step
+            total += self.valuer(_resolve_margins(tuple(m), self.dirty, self.policy))
+            m[i ^ flip] -= step
         return total / 6 - base
 
 

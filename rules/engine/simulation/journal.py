@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..affinity import affinity_test
-from ..dice import Element, roll_dice
+from ..dice import Element, as_element, roll_dice
 
 if TYPE_CHECKING:
     from .board import Model
@@ -54,7 +54,7 @@ class Journal:
         self.log.append(f"R{self.round}: {text}")
 
     def record_dice(self, kind: str, model: str, faces: Iterable) -> None:
-        self.dice.append(DiceRecord(self.round, kind, model, tuple(str(Element(f).value) for f in faces)))
+        self.dice.append(DiceRecord(self.round, kind, model, tuple(str(as_element(f).value) for f in faces)))
 
     def record_protection(self, s) -> None:
         """The Resilient dice of a :class:`~rules.engine.keywords.Suffered`."""
