@@ -230,7 +230,7 @@ class CombatantSnapshot:
     defense_bonus: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "affinities", tuple(Element(a) for a in self.affinities))
+        object.__setattr__(self, "affinities", tuple([as_element(a) for a in self.affinities]))
         object.__setattr__(self, "keywords", frozenset(self.keywords))
         object.__setattr__(self, "abilities", frozenset(self.abilities))
 
@@ -690,11 +690,15 @@ class _Evaluator:
 
     def reroll_gain(self, a: Sequence[Element], d: Sequence[Element], pool: Side, index: int) -> float:
         """Expected value (to the attacker) of rerolling one die minus keeping it."""
-        key = (_margins(_counts(a), _counts(d)), pool, _INDEX[(a if pool is Side.ATTACKER else d)[index]])
+        return self.gain(_margins(_counts(a), _counts(d)), pool, _INDEX[(a if pool is Side.ATTACKER else d)[index]])
+
+    def gain(self, margins: tuple[int, ...], pool: Side, face: int) -> float:
+        """:meth:`reroll_gain` from the dice's :func:`_margins` and the rerolled face's index."""
+        key = (margins, pool, face)
         gain = self._gains.get(key)
         if gain is None:
             global _gains_size
-            gain = self._gains[key] = self._reroll_gain(*key)
+            gain = self._gains[key] = self._reroll_gain(margins, pool, face)
             _gains_size += 1
         return gain
 
@@ -881,8 +885,10 @@ def fight(
                 pool = pools[side]
                 a_faces, d_faces = pools[Side.ATTACKER].faces, pools[Side.DEFENDER].faces
                 eligible = [i for i in pool.rerollable if source != "Mastery" or pool.faces[i] is not me.mastery]
+                margins = _margins(_counts(a_faces), _counts(d_faces))
+                faces = a_faces if side is Side.ATTACKER else d_faces
                 gains = sorted(
-                    ((sign * evaluator.reroll_gain(a_faces, d_faces, side, i), i) for i in eligible),
+                    ((sign * evaluator.gain(margins, side, _INDEX[faces[i]]), i) for i in eligible),
                     reverse=True,
                 )
                 chosen = [i for g, i in gains if g > 1e-9]

@@ -318,7 +318,8 @@ class Board:
     def distance(self, a: Model, b: Model) -> int:
         if b.uid in a.engaged:
             return 1
-        return max(1, abs(a.progress - (BOARD_DEPTH - b.progress)))
+        d = abs(a.progress - (BOARD_DEPTH - b.progress))
+        return d if d > 1 else 1
 
     def visible(self, viewer: Model, target: Model) -> bool:
         return not target.stealth or viewer.has(AB.UNCANNY_AWARENESS)
@@ -463,7 +464,8 @@ class Board:
 
     def sentry_distance(self, s: Sentry, m: Model) -> int:
         """Spaces between a sentry and a model (depth only: the board has no width; 1 when adjacent)."""
-        return max(1, abs(s.position - self.spot(m)))
+        d = abs(s.position - (m.progress if m.team == 0 else BOARD_DEPTH - m.progress))  # self.spot(m)
+        return d if d > 1 else 1
 
     def pass_lanterns(self, m: Model, start: int, new: int) -> None:
         """ "Lanterns" (rulebook line 222): a model in Stealth that moves within one space of a lantern
