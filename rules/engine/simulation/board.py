@@ -231,8 +231,8 @@ class Model:
 
     def snapshot(self) -> CombatantSnapshot:
         """The model as :func:`~rules.engine.keywords.fight` sees it now. A snapshot is frozen, so
-        the last one is given again while none of the state it copies has changed (the policy asks
-        for one per target it weighs)."""
+        the one made for the same state it copies is given again (the policy asks for one per
+        target it weighs; tokens come and go and the same states come back)."""
         state = (
             self.stun,
             self.stealth,
@@ -249,11 +249,12 @@ class Model:
             self.attack_mod,
             self.defense_mod,
         )
-        cached = self.__dict__.get("_snapshot")
-        if cached is not None and cached[0] == state:
-            return cached[1]
-        snap = self._new_snapshot()
-        self.__dict__["_snapshot"] = (state, snap)
+        made = self.__dict__.get("_snapshots")
+        if made is None:
+            made = self.__dict__["_snapshots"] = {}
+        snap = made.get(state)
+        if snap is None:
+            snap = made[state] = self._new_snapshot()
         return snap
 
     def _new_snapshot(self) -> CombatantSnapshot:
