@@ -660,30 +660,33 @@ class _Valuer:
         return self.table[outcome]
 
 
-#: Reroll gains already weighed, per (valuer's values, Dirty Fighter, choosing policy), then per
-#: (:func:`_margins` of the dice, pool, face rerolled): a gain is a pure function of these, so it is
-#: the same number in every fight that weighs it. Emptied when it grows past :data:`_GAINS_MAX`
-#: entries (it holds values only).
-_GAINS: dict[tuple, dict[tuple, float]] = {}
-_GAINS_MAX = 200_000
-_gains_size = 0
+#: What reroll decisions already weighed, per (valuer's values, Dirty Fighter, choosing policy): the
+#: value of the dice's :func:`_margins` (``"values"``) and the gain of rerolling one die, per (margins,
+#: pool, face rerolled) (``"gains"``). Both are pure functions of these, so each is the same number in
+#: every fight that weighs it. Emptied when they grow past :data:`_MEMO_MAX` entries (numbers only).
+_MEMO: dict[tuple, tuple[dict[tuple, float], dict[tuple, float]]] = {}
+_MEMO_MAX = 400_000
+_memo_size = 0
 
 
 class _Evaluator:
     """Expected values of combat states for reroll decisions."""
 
     def __init__(self, valuer: _Valuer, dirty: bool, policy: ChoosingPolicy) -> None:
-        global _gains_size
+        global _memo_size
         self.valuer = valuer
         self.dirty = dirty
         self.policy = policy
         # A gain depends on the dice only through their margins and the face rerolled: dice showing
         # the same face (and a decision weighed again on the same margins, in this fight or another
         # with the same values) are valued once.
-        if _gains_size > _GAINS_MAX:
-            _GAINS.clear()
-            _gains_size = 0
-        self._gains = _GAINS.setdefault((valuer.key, dirty, policy), {})
+        if _memo_size > _MEMO_MAX:
+            _MEMO.clear()
+            _memo_size = 0
+        memo = _MEMO.get((valuer.key, dirty, policy))
+        if memo is None:
+            memo = _MEMO[(valuer.key, dirty, policy)] = ({}, {})
+        self._values, self._gains = memo
 
     def value(self, a: Sequence[Element], d: Sequence[Element]) -> float:
         return self.valuer(_resolve_counts(_counts(a), _counts(d), self.dirty, self.policy))
@@ -697,16 +700,26 @@ class _Evaluator:
         key = (margins, pool, face)
         gain = self._gains.get(key)
         if gain is None:
-            global _gains_size
+            global _memo_size
             gain = self._gains[key] = self._reroll_gain(margins, pool, face)
-            _gains_size += 1
+            _memo_size += 1
         return gain
+
+    def _margins_value(self, margins: tuple[int, ...]) -> float:
+        """The value of dice with these margins (see :data:`_MEMO`)."""
+        value = self._values.get(margins)
+        if value is None:
+            global _memo_size
+            value = self._values[margins] = self.valuer(_resolve_margins(margins, self.dirty, self.policy))
+            _memo_size += 1
+        return value
 
     def _reroll_gain(self, margins: tuple[int, ...], pool: Side, face: int) -> float:
         """The mean value over the six faces the die may show instead, minus the value now. A face of
         the attack's moves its own margin; a face of the defense's the margin of its opposite (i ^ 1)
         the other way."""
-        base = self.valuer(_resolve_margins(margins, self.dirty, self.policy))
+        values, value = self._values, self._margins_value
+        base = value(margins)
         m = list(margins)
         step = 1 if pool is Side.ATTACKER else -1
         flip = 0 if pool is Side.ATTACKER else 1
@@ -714,7 +727,9 @@ class _Evaluator:
         total = 0.0
         for i in range(6):
             m[i ^ flip] += step
-            total += self.valuer(_resolve_margins(tuple(m), self.dirty, self.policy))
+            t = tuple(m)
+            v = values.get(t)
+            total += value(t) if v is None else v
             m[i ^ flip] -= step
         return total / 6 - base
 
