@@ -104,6 +104,7 @@ class Referee(Part):
                 break
         attacker_sensei = side_a.sensei_ready and self._holds_on_board(KW.SENSEI, t_a)
         supreme = attacker.has(AB.SUPREME_MASTER)
+        melody = self.holders["Resolute Melody"]
         # per defending team: its models that assist against the attacker, its tokens
         defending: dict[int, tuple[list[Model], int, bool]] = {}
 
@@ -116,7 +117,6 @@ class Referee(Part):
             ranged: bool = False,
             extra: dict | None = None,
         ) -> FightContext:
-            kw: dict = dict(attacker_moved=moved, spaces_moved=spaces)
             t_d = target.team
             d_team = defending.get(t_d)
             if d_team is None:
@@ -128,7 +128,12 @@ class Referee(Part):
                 )
             bonus_a = bonus_d = 0
             if ranged:
-                kw.update(ranged=True, ranged_bonus=attacker.ninja.ranged_attack_bonus)
+                kw: dict = dict(
+                    attacker_moved=moved,
+                    spaces_moved=spaces,
+                    ranged=True,
+                    ranged_bonus=attacker.ninja.ranged_attack_bonus,
+                )
                 text = attacker.ninja.ranged_text
                 effects = {Element.EARTH, Element.VOID}
                 if "Air may be chosen" in text:
@@ -141,15 +146,19 @@ class Referee(Part):
             else:
                 a_help = helpers.get(target.uid, [])
                 d_help = [] if target.no_defense else [f for f in d_team[0] if f is not target]
-                kw.update(
+                kw = dict(
+                    attacker_moved=moved,
+                    spaces_moved=spaces,
                     assists_attacker=len(a_help),
                     assists_defender=len(d_help),
-                    combined_attack_assists=sum(1 for f in a_help if f.has(KW.COMBINED_ATTACK)),
-                    guard_assists=sum(1 for f in d_help if f.has(KW.GUARD)),
+                    combined_attack_assists=sum(1 for f in a_help if f.has(KW.COMBINED_ATTACK)) if a_help else 0,
+                    guard_assists=sum(1 for f in d_help if f.has(KW.GUARD)) if d_help else 0,
                     back_strike=back,
                 )
-                bonus_a = self.best_friends(attacker, a_help)
-                bonus_d = self.best_friends(target, d_help)
+                if a_help:
+                    bonus_a = self.best_friends(attacker, a_help)
+                if d_help:
+                    bonus_d = self.best_friends(target, d_help)
             bonus, notes = bonus_a, ["Best Friends +1"] if bonus_a else []
             if tyrant:
                 bonus += 1
@@ -157,8 +166,8 @@ class Referee(Part):
             d_bonus = bonus_d
             if bonus_d:
                 notes.append("Best Friends +1 Defense")
-            if not ranged:
-                for k in self.holders["Resolute Melody"]:
+            if not ranged and melody:
+                for k in melody:
                     if k.team == t_d and k.where == BOARD and k is not target and (k.engaged & target.engaged):
                         d_bonus += 1
                         notes.append("Resolute Melody +1")
