@@ -37,7 +37,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from .combat import (
     DEFAULT_POLICY,
@@ -616,7 +616,7 @@ class _Valuer:
 
     table: dict[tuple[Side | None, Element | None], float]
 
-    @property
+    @cached_property
     def key(self) -> tuple[float, ...]:
         """The table's values in its fixed order: two valuers with the same key value every outcome alike."""
         return tuple(self.table.values())
@@ -633,31 +633,61 @@ class _Valuer:
         d_inj, d_stun = _harm_chance(defender)
         a_sv = 1.0 if attacker.stun_tokens >= 2 else stun_value
         d_sv = 1.0 if defender.stun_tokens >= 2 else stun_value
-        table: dict[tuple[Side | None, Element | None], float] = {(None, None): 0.0}
-        precision = attacker.has(KW.PRECISION_STRIKE)
-        for side in (Side.ATTACKER, Side.DEFENDER):
-            for element in ELEMENTS:
-                if context.ranged:
-                    value = 0.0
-                    if element in context.ranged_effects:
-                        if element is Element.VOID:
-                            value = (d_stun * d_sv) if (context.earth_void_stun or context.void_stuns) else d_inj
-                        elif element is Element.EARTH:
-                            value = d_stun * d_sv
-                else:
-                    value = {
-                        Element.SPIRIT: -a_inj,
-                        Element.VOID: (d_stun * d_sv) if context.void_stuns else d_inj,
-                        Element.EARTH: d_stun * d_sv,
-                        Element.AIR: 0.05,
-                        Element.WATER: 0.0,
-                        Element.FIRE: d_stun * d_sv - (0.0 if precision else a_stun * a_sv),
-                    }[element]
-                table[(side, element)] = value
-        return cls(table)
+        return _valuer(
+            a_inj,
+            a_stun,
+            d_inj,
+            d_stun,
+            a_sv,
+            d_sv,
+            attacker.has(KW.PRECISION_STRIKE),
+            context.ranged,
+            context.ranged_effects if context.ranged else None,
+            context.earth_void_stun,
+            context.void_stuns,
+        )
 
     def __call__(self, outcome: tuple[Side | None, Element | None]) -> float:
         return self.table[outcome]
+
+
+@lru_cache(maxsize=4096)
+def _valuer(
+    a_inj: float,
+    a_stun: float,
+    d_inj: float,
+    d_stun: float,
+    a_sv: float,
+    d_sv: float,
+    precision: bool,
+    ranged: bool,
+    ranged_effects: frozenset[Element] | None,
+    earth_void_stun: bool,
+    void_stuns: bool,
+) -> _Valuer:
+    """:meth:`_Valuer.build` from the numbers and flags it reads (a valuer is only read: one is made
+    for each distinct set of them)."""
+    table: dict[tuple[Side | None, Element | None], float] = {(None, None): 0.0}
+    for side in (Side.ATTACKER, Side.DEFENDER):
+        for element in ELEMENTS:
+            if ranged:
+                value = 0.0
+                if element in ranged_effects:
+                    if element is Element.VOID:
+                        value = (d_stun * d_sv) if (earth_void_stun or void_stuns) else d_inj
+                    elif element is Element.EARTH:
+                        value = d_stun * d_sv
+            else:
+                value = {
+                    Element.SPIRIT: -a_inj,
+                    Element.VOID: (d_stun * d_sv) if void_stuns else d_inj,
+                    Element.EARTH: d_stun * d_sv,
+                    Element.AIR: 0.05,
+                    Element.WATER: 0.0,
+                    Element.FIRE: d_stun * d_sv - (0.0 if precision else a_stun * a_sv),
+                }[element]
+            table[(side, element)] = value
+    return _Valuer(table)
 
 
 #: What reroll decisions already weighed, per (valuer's values, Dirty Fighter, choosing policy): the
