@@ -727,7 +727,7 @@ class _Evaluator:
 
     def gain(self, margins: tuple[int, ...], pool: Side, face: int) -> float:
         """:meth:`reroll_gain` from the dice's :func:`_margins` and the rerolled face's index."""
-        key = (margins, pool, face)
+        key = (margins, pool is Side.ATTACKER, face)  # atoms only: the collector soon stops tracking it
         gain = self._gains.get(key)
         if gain is None:
             global _memo_size
