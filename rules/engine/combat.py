@@ -255,16 +255,20 @@ def eliminate(
     not depend on the order.  Returns ``(pairs, attacker_remaining_indices,
     defender_remaining_indices)``.
     """
+    # the defender's dice by face, in roll order: each attacker die takes the first still free
+    free: dict[Element, list[int]] = {}
+    for di, dface in enumerate(defense_faces):
+        if isinstance(dface, Element):  # only an element can be its opposite
+            free.setdefault(dface, []).append(di)
     used: set[int] = set()
     pairs: list[EliminatedPair] = []
     attack_left: list[int] = []
     for ai, face in enumerate(attack_faces):
-        target = opposite(face)
-        for di, dface in enumerate(defense_faces):
-            if di not in used and dface is target:
-                used.add(di)
-                pairs.append(EliminatedPair(ai, di, face, dface))
-                break
+        left = free.get(opposite(face))
+        if left:
+            di = left.pop(0)
+            used.add(di)
+            pairs.append(EliminatedPair(ai, di, face, defense_faces[di]))
         else:
             attack_left.append(ai)
     defense_left = tuple(i for i in range(len(defense_faces)) if i not in used)

@@ -83,7 +83,7 @@ def as_element(value: Element | str) -> Element:
 
 def opposite(element: Element) -> Element:
     """Return the element that eliminates ``element`` in combat ("Combat")."""
-    return OPPOSITE[Element(element)]
+    return OPPOSITE[as_element(element)]
 
 
 def roll_die(*, rng: random.Random) -> Element:
@@ -107,7 +107,7 @@ def parse_faces(faces: Iterable[Element | str]) -> tuple[Element, ...]:
 
     Useful for scripted dice in tests and for replaying stored rolls.
     """
-    return tuple(as_element(f) for f in faces)
+    return tuple([as_element(f) for f in faces])
 
 
 @dataclass(frozen=True)

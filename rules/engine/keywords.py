@@ -245,10 +245,16 @@ class CombatantSnapshot:
     @property
     def mastery(self) -> Element | None:
         """The element of the model's Mastery keyword, if any (first found)."""
-        for keyword, element in MASTERIES.items():
-            if keyword in self.keywords:
-                return element
-        return None
+        return _mastery_of(self.keywords)
+
+
+@lru_cache(maxsize=1024)
+def _mastery_of(keywords: frozenset[str]) -> Element | None:
+    """:attr:`CombatantSnapshot.mastery` for a set of keywords (a fight asks for it several times)."""
+    for keyword, element in MASTERIES.items():
+        if keyword in keywords:
+            return element
+    return None
 
 
 @dataclass(frozen=True)
