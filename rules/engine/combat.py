@@ -46,6 +46,7 @@ from .dice import (
     DicePool,
     Element,
     RerollEvent,
+    as_element,
     opposite,
     parse_faces,
     reroll,
@@ -254,16 +255,20 @@ def eliminate(
     not depend on the order.  Returns ``(pairs, attacker_remaining_indices,
     defender_remaining_indices)``.
     """
+    # the defender's dice by face, in roll order: each attacker die takes the first still free
+    free: dict[Element, list[int]] = {}
+    for di, dface in enumerate(defense_faces):
+        if isinstance(dface, Element):  # only an element can be its opposite
+            free.setdefault(dface, []).append(di)
     used: set[int] = set()
     pairs: list[EliminatedPair] = []
     attack_left: list[int] = []
     for ai, face in enumerate(attack_faces):
-        target = opposite(face)
-        for di, dface in enumerate(defense_faces):
-            if di not in used and dface is target:
-                used.add(di)
-                pairs.append(EliminatedPair(ai, di, face, dface))
-                break
+        left = free.get(opposite(face))
+        if left:
+            di = left.pop(0)
+            used.add(di)
+            pairs.append(EliminatedPair(ai, di, face, defense_faces[di]))
         else:
             attack_left.append(ai)
     defense_left = tuple(i for i in range(len(defense_faces)) if i not in used)
@@ -314,7 +319,7 @@ def resolve_counts(
 
 def _apply_policy(policy: ChoosingPolicy, chooser: Side, available: frozenset[Element]) -> Element:
     """Call ``policy`` and check it returned a die the chooser actually has."""
-    choice = Element(policy(chooser, available))
+    choice = as_element(policy(chooser, available))
     if choice not in available:
         raise ValueError(f"policy chose {choice.value}, not among {sorted(available)}")
     return choice

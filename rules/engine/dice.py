@@ -33,6 +33,7 @@ __all__ = [
     "roll_pool",
     "reroll",
     "parse_faces",
+    "as_element",
 ]
 
 
@@ -67,9 +68,22 @@ OPPOSITE: dict[Element, Element] = {
 }
 
 
+#: Each element by itself and by its value: what ``Element(x)`` gives for those, without the enum's
+#: call (dice are coerced on every roll, reroll and record).
+_ELEMENT_OF: dict = {**{e: e for e in Element}, **{e.value: e for e in Element}}
+
+
+def as_element(value: Element | str) -> Element:
+    """``Element(value)``, faster for an element or an element's value (anything else: the enum decides)."""
+    try:
+        return _ELEMENT_OF[value]
+    except (KeyError, TypeError):
+        return Element(value)
+
+
 def opposite(element: Element) -> Element:
     """Return the element that eliminates ``element`` in combat ("Combat")."""
-    return OPPOSITE[Element(element)]
+    return OPPOSITE[as_element(element)]
 
 
 def roll_die(*, rng: random.Random) -> Element:
@@ -84,7 +98,8 @@ def roll_dice(n: int, *, rng: random.Random) -> tuple[Element, ...]:
     """
     if n < 0:
         raise ValueError(f"cannot roll a negative number of dice: {n}")
-    return tuple(roll_die(rng=rng) for _ in range(n))
+    randrange = rng.randrange  # what roll_die draws, die after die, without a call for each
+    return tuple([ELEMENTS[randrange(6)] for _ in range(n)])
 
 
 def parse_faces(faces: Iterable[Element | str]) -> tuple[Element, ...]:
@@ -92,7 +107,7 @@ def parse_faces(faces: Iterable[Element | str]) -> tuple[Element, ...]:
 
     Useful for scripted dice in tests and for replaying stored rolls.
     """
-    return tuple(Element(f) for f in faces)
+    return tuple([as_element(f) for f in faces])
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from .combat import (
     DEFAULT_POLICY,
@@ -51,7 +51,7 @@ from .combat import (
     defense_pool_size,
     resolve_combat,
 )
-from .dice import ELEMENTS, Element, reroll, roll_dice, roll_pool
+from .dice import ELEMENTS, Element, as_element, reroll, roll_dice, roll_pool
 
 __all__ = [
     "KW",
@@ -230,7 +230,7 @@ class CombatantSnapshot:
     defense_bonus: int = 0
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "affinities", tuple(Element(a) for a in self.affinities))
+        object.__setattr__(self, "affinities", tuple([as_element(a) for a in self.affinities]))
         object.__setattr__(self, "keywords", frozenset(self.keywords))
         object.__setattr__(self, "abilities", frozenset(self.abilities))
 
@@ -245,10 +245,16 @@ class CombatantSnapshot:
     @property
     def mastery(self) -> Element | None:
         """The element of the model's Mastery keyword, if any (first found)."""
-        for keyword, element in MASTERIES.items():
-            if keyword in self.keywords:
-                return element
-        return None
+        return _mastery_of(self.keywords)
+
+
+@lru_cache(maxsize=1024)
+def _mastery_of(keywords: frozenset[str]) -> Element | None:
+    """:attr:`CombatantSnapshot.mastery` for a set of keywords (a fight asks for it several times)."""
+    for keyword, element in MASTERIES.items():
+        if keyword in keywords:
+            return element
+    return None
 
 
 @dataclass(frozen=True)
@@ -542,13 +548,25 @@ def _counts(faces: Sequence[Element]) -> tuple[int, ...]:
     return tuple(c)
 
 
-@lru_cache(maxsize=262_144)
+def _margins(a: tuple[int, ...], d: tuple[int, ...]) -> tuple[int, ...]:
+    """Each attack face's count minus its opposite's count in defense. The resolution reads the
+    dice only through these six numbers (what is left of either side after the eliminations), so
+    two pairs of pools with the same margins resolve alike, also after one die changes face."""
+    return (a[0] - d[1], a[1] - d[0], a[2] - d[3], a[3] - d[2], a[4] - d[5], a[5] - d[4])
+
+
 def _resolve_counts(
     a: tuple[int, ...], d: tuple[int, ...], dirty: bool, policy: ChoosingPolicy
 ) -> tuple[Side | None, Element | None]:
-    # each die cancels one opposite die (index i ^ 1): what is left of x against y is x - min(x, y)
-    a_left = [x - y if x > y else 0 for x, y in zip(a, (d[1], d[0], d[3], d[2], d[5], d[4]))]
-    d_left = [x - y if x > y else 0 for x, y in zip(d, (a[1], a[0], a[3], a[2], a[5], a[4]))]
+    return _resolve_margins(_margins(a, d), dirty, policy)
+
+
+@lru_cache(maxsize=262_144)
+def _resolve_margins(m: tuple[int, ...], dirty: bool, policy: ChoosingPolicy) -> tuple[Side | None, Element | None]:
+    # each die cancels one opposite die (index i ^ 1): what is left of the attack's face i is its
+    # margin when positive, of the defense's face i the negative margin of the attack's face i ^ 1
+    a_left = [x if x > 0 else 0 for x in m]
+    d_left = [-x if x < 0 else 0 for x in (m[1], m[0], m[3], m[2], m[5], m[4])]
     na, nd = sum(a_left), sum(d_left)
     if na == 0 and nd == 0:
         return None, None
@@ -559,7 +577,7 @@ def _resolve_counts(
     available = frozenset(ELEMENTS[i] for i in range(6) if left[i])
     if not available:
         return None, None
-    return chooser, Element(policy(chooser, available))
+    return chooser, as_element(policy(chooser, available))
 
 
 def _dirty_fighter(result: CombatResult, policy: ChoosingPolicy) -> CombatResult:
@@ -573,7 +591,7 @@ def _dirty_fighter(result: CombatResult, policy: ChoosingPolicy) -> CombatResult
     if not result.attack_remaining:
         return replace(result, chooser=None, chosen_index=None, result=None)
     available = frozenset(result.attack_faces[i] for i in result.attack_remaining)
-    element = Element(policy(Side.ATTACKER, available))
+    element = as_element(policy(Side.ATTACKER, available))
     index = next(i for i in result.attack_remaining if result.attack_faces[i] is element)
     return replace(result, chooser=Side.ATTACKER, chosen_index=index, result=element)
 
@@ -604,6 +622,11 @@ class _Valuer:
 
     table: dict[tuple[Side | None, Element | None], float]
 
+    @cached_property
+    def key(self) -> tuple[float, ...]:
+        """The table's values in its fixed order: two valuers with the same key value every outcome alike."""
+        return tuple(self.table.values())
+
     @classmethod
     def build(
         cls,
@@ -616,66 +639,134 @@ class _Valuer:
         d_inj, d_stun = _harm_chance(defender)
         a_sv = 1.0 if attacker.stun_tokens >= 2 else stun_value
         d_sv = 1.0 if defender.stun_tokens >= 2 else stun_value
-        table: dict[tuple[Side | None, Element | None], float] = {(None, None): 0.0}
-        precision = attacker.has(KW.PRECISION_STRIKE)
-        for side in (Side.ATTACKER, Side.DEFENDER):
-            for element in ELEMENTS:
-                if context.ranged:
-                    value = 0.0
-                    if element in context.ranged_effects:
-                        if element is Element.VOID:
-                            value = (d_stun * d_sv) if (context.earth_void_stun or context.void_stuns) else d_inj
-                        elif element is Element.EARTH:
-                            value = d_stun * d_sv
-                else:
-                    value = {
-                        Element.SPIRIT: -a_inj,
-                        Element.VOID: (d_stun * d_sv) if context.void_stuns else d_inj,
-                        Element.EARTH: d_stun * d_sv,
-                        Element.AIR: 0.05,
-                        Element.WATER: 0.0,
-                        Element.FIRE: d_stun * d_sv - (0.0 if precision else a_stun * a_sv),
-                    }[element]
-                table[(side, element)] = value
-        return cls(table)
+        return _valuer(
+            a_inj,
+            a_stun,
+            d_inj,
+            d_stun,
+            a_sv,
+            d_sv,
+            attacker.has(KW.PRECISION_STRIKE),
+            context.ranged,
+            context.ranged_effects if context.ranged else None,
+            context.earth_void_stun,
+            context.void_stuns,
+        )
 
     def __call__(self, outcome: tuple[Side | None, Element | None]) -> float:
         return self.table[outcome]
+
+
+@lru_cache(maxsize=4096)
+def _valuer(
+    a_inj: float,
+    a_stun: float,
+    d_inj: float,
+    d_stun: float,
+    a_sv: float,
+    d_sv: float,
+    precision: bool,
+    ranged: bool,
+    ranged_effects: frozenset[Element] | None,
+    earth_void_stun: bool,
+    void_stuns: bool,
+) -> _Valuer:
+    """:meth:`_Valuer.build` from the numbers and flags it reads (a valuer is only read: one is made
+    for each distinct set of them)."""
+    table: dict[tuple[Side | None, Element | None], float] = {(None, None): 0.0}
+    for side in (Side.ATTACKER, Side.DEFENDER):
+        for element in ELEMENTS:
+            if ranged:
+                value = 0.0
+                if element in ranged_effects:
+                    if element is Element.VOID:
+                        value = (d_stun * d_sv) if (earth_void_stun or void_stuns) else d_inj
+                    elif element is Element.EARTH:
+                        value = d_stun * d_sv
+            else:
+                value = {
+                    Element.SPIRIT: -a_inj,
+                    Element.VOID: (d_stun * d_sv) if void_stuns else d_inj,
+                    Element.EARTH: d_stun * d_sv,
+                    Element.AIR: 0.05,
+                    Element.WATER: 0.0,
+                    Element.FIRE: d_stun * d_sv - (0.0 if precision else a_stun * a_sv),
+                }[element]
+            table[(side, element)] = value
+    return _Valuer(table)
+
+
+#: What reroll decisions already weighed, per (valuer's values, Dirty Fighter, choosing policy): the
+#: value of the dice's :func:`_margins` (``"values"``) and the gain of rerolling one die, per (margins,
+#: pool, face rerolled) (``"gains"``). Both are pure functions of these, so each is the same number in
+#: every fight that weighs it. Emptied when they grow past :data:`_MEMO_MAX` entries (numbers only).
+_MEMO: dict[tuple, tuple[dict[tuple, float], dict[tuple, float]]] = {}
+_MEMO_MAX = 400_000
+_memo_size = 0
 
 
 class _Evaluator:
     """Expected values of combat states for reroll decisions."""
 
     def __init__(self, valuer: _Valuer, dirty: bool, policy: ChoosingPolicy) -> None:
+        global _memo_size
         self.valuer = valuer
         self.dirty = dirty
         self.policy = policy
-        # A gain depends on the dice only through their counts and the face rerolled: dice showing
-        # the same face (and a decision weighed again on the same dice) are valued once a fight.
-        self._gains: dict[tuple, float] = {}
+        # A gain depends on the dice only through their margins and the face rerolled: dice showing
+        # the same face (and a decision weighed again on the same margins, in this fight or another
+        # with the same values) are valued once.
+        if _memo_size > _MEMO_MAX:
+            _MEMO.clear()
+            _memo_size = 0
+        memo = _MEMO.get((valuer.key, dirty, policy))
+        if memo is None:
+            memo = _MEMO[(valuer.key, dirty, policy)] = ({}, {})
+        self._values, self._gains = memo
 
     def value(self, a: Sequence[Element], d: Sequence[Element]) -> float:
         return self.valuer(_resolve_counts(_counts(a), _counts(d), self.dirty, self.policy))
 
     def reroll_gain(self, a: Sequence[Element], d: Sequence[Element], pool: Side, index: int) -> float:
         """Expected value (to the attacker) of rerolling one die minus keeping it."""
-        counts_a, counts_d = _counts(a), _counts(d)
-        key = (counts_a, counts_d, pool, (a if pool is Side.ATTACKER else d)[index])
+        return self.gain(_margins(_counts(a), _counts(d)), pool, _INDEX[(a if pool is Side.ATTACKER else d)[index]])
+
+    def gain(self, margins: tuple[int, ...], pool: Side, face: int) -> float:
+        """:meth:`reroll_gain` from the dice's :func:`_margins` and the rerolled face's index."""
+        key = (margins, pool is Side.ATTACKER, face)  # atoms only: the collector soon stops tracking it
         gain = self._gains.get(key)
         if gain is None:
-            gain = self._gains[key] = self._reroll_gain(*key)
+            global _memo_size
+            gain = self._gains[key] = self._reroll_gain(margins, pool, face)
+            _memo_size += 1
         return gain
 
-    def _reroll_gain(self, counts_a: tuple[int, ...], counts_d: tuple[int, ...], pool: Side, face: Element) -> float:
-        base = self.valuer(_resolve_counts(counts_a, counts_d, self.dirty, self.policy))
-        ac, dc = list(counts_a), list(counts_d)
-        own = ac if pool is Side.ATTACKER else dc
-        own[_INDEX[face]] -= 1
+    def _margins_value(self, margins: tuple[int, ...]) -> float:
+        """The value of dice with these margins (see :data:`_MEMO`)."""
+        value = self._values.get(margins)
+        if value is None:
+            global _memo_size
+            value = self._values[margins] = self.valuer(_resolve_margins(margins, self.dirty, self.policy))
+            _memo_size += 1
+        return value
+
+    def _reroll_gain(self, margins: tuple[int, ...], pool: Side, face: int) -> float:
+        """The mean value over the six faces the die may show instead, minus the value now. A face of
+        the attack's moves its own margin; a face of the defense's the margin of its opposite (i ^ 1)
+        the other way."""
+        values, value = self._values, self._margins_value
+        base = value(margins)
+        m = list(margins)
+        step = 1 if pool is Side.ATTACKER else -1
+        flip = 0 if pool is Side.ATTACKER else 1
+        m[face ^ flip] -= step
         total = 0.0
         for i in range(6):
-            own[i] += 1
-            total += self.valuer(_resolve_counts(tuple(ac), tuple(dc), self.dirty, self.policy))
-            own[i] -= 1
+            m[i ^ flip] += step
+            t = tuple(m)
+            v = values.get(t)
+            total += value(t) if v is None else v
+            m[i ^ flip] -= step
         return total / 6 - base
 
 
@@ -845,8 +936,10 @@ def fight(
                 pool = pools[side]
                 a_faces, d_faces = pools[Side.ATTACKER].faces, pools[Side.DEFENDER].faces
                 eligible = [i for i in pool.rerollable if source != "Mastery" or pool.faces[i] is not me.mastery]
+                margins = _margins(_counts(a_faces), _counts(d_faces))
+                faces = a_faces if side is Side.ATTACKER else d_faces
                 gains = sorted(
-                    ((sign * evaluator.reroll_gain(a_faces, d_faces, side, i), i) for i in eligible),
+                    ((sign * evaluator.gain(margins, side, _INDEX[faces[i]]), i) for i in eligible),
                     reverse=True,
                 )
                 chosen = [i for g, i in gains if g > 1e-9]

@@ -34,6 +34,8 @@ class Actions(Part):
         self.referee = match.referee
         self.policy = match.policy
         self.rules = match.rules
+        # the teams with a Wind Gust among their models (keywords do not change during a match)
+        self.gusty = {t for t, team in enumerate(self.board.by_team) if any(f.has("Wind Gust") for f in team)}
 
     # -- rounds --------------------------------------------------------------
 
@@ -161,8 +163,10 @@ class Actions(Part):
 
     def movement(self, m: Model) -> int:
         mv = m.ninja.movement
-        if self.journal.round == 1 and any(
-            f.has("Wind Gust") for f in self.board.team_models(m.team) if f.where != OUT
+        if (
+            self.journal.round == 1
+            and m.team in self.gusty
+            and any(f.has("Wind Gust") for f in self.board.team_models(m.team) if f.where != OUT)
         ):
             mv += 2
         if m.slow:

@@ -231,8 +231,8 @@ class Model:
 
     def snapshot(self) -> CombatantSnapshot:
         """The model as :func:`~rules.engine.keywords.fight` sees it now. A snapshot is frozen, so
-        the last one is given again while none of the state it copies has changed (the policy asks
-        for one per target it weighs)."""
+        the one made for the same state it copies is given again (the policy asks for one per
+        target it weighs; tokens come and go and the same states come back)."""
         state = (
             self.stun,
             self.stealth,
@@ -249,11 +249,12 @@ class Model:
             self.attack_mod,
             self.defense_mod,
         )
-        cached = self.__dict__.get("_snapshot")
-        if cached is not None and cached[0] == state:
-            return cached[1]
-        snap = self._new_snapshot()
-        self.__dict__["_snapshot"] = (state, snap)
+        made = self.__dict__.get("_snapshots")
+        if made is None:
+            made = self.__dict__["_snapshots"] = {}
+        snap = made.get(state)
+        if snap is None:
+            snap = made[state] = self._new_snapshot()
         return snap
 
     def _new_snapshot(self) -> CombatantSnapshot:
@@ -318,7 +319,8 @@ class Board:
     def distance(self, a: Model, b: Model) -> int:
         if b.uid in a.engaged:
             return 1
-        return max(1, abs(a.progress - (BOARD_DEPTH - b.progress)))
+        d = abs(a.progress - (BOARD_DEPTH - b.progress))
+        return d if d > 1 else 1
 
     def visible(self, viewer: Model, target: Model) -> bool:
         return not target.stealth or viewer.has(AB.UNCANNY_AWARENESS)
@@ -463,7 +465,8 @@ class Board:
 
     def sentry_distance(self, s: Sentry, m: Model) -> int:
         """Spaces between a sentry and a model (depth only: the board has no width; 1 when adjacent)."""
-        return max(1, abs(s.position - self.spot(m)))
+        d = abs(s.position - (m.progress if m.team == 0 else BOARD_DEPTH - m.progress))  # self.spot(m)
+        return d if d > 1 else 1
 
     def pass_lanterns(self, m: Model, start: int, new: int) -> None:
         """ "Lanterns" (rulebook line 222): a model in Stealth that moves within one space of a lantern

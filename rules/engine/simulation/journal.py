@@ -9,7 +9,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..affinity import affinity_test
-from ..dice import Element, roll_dice
+from ..dice import Element, as_element, roll_dice
+
+#: A face as the record writes it (its value), for an element or its value.
+_FACE_TEXT: dict = {**{e: e.value for e in Element}, **{e.value: e.value for e in Element}}
 
 if TYPE_CHECKING:
     from .board import Model
@@ -54,7 +57,15 @@ class Journal:
         self.log.append(f"R{self.round}: {text}")
 
     def record_dice(self, kind: str, model: str, faces: Iterable) -> None:
-        self.dice.append(DiceRecord(self.round, kind, model, tuple(str(Element(f).value) for f in faces)))
+        text = _FACE_TEXT
+        self.dice.append(
+            DiceRecord(
+                self.round,
+                kind,
+                model,
+                tuple([text[f] if f in text else str(as_element(f).value) for f in faces]),
+            )
+        )
 
     def record_protection(self, s) -> None:
         """The Resilient dice of a :class:`~rules.engine.keywords.Suffered`."""

@@ -206,6 +206,7 @@ class TargetingPolicy(Part):
         p_dodge = self.dodge_chance(m)
         far = attack_reach(m)
         honor = m.has("Honor")
+        context = None  # the board read once for every target (nothing changes while they are weighed)
         for e in self.targets(m, reach):
             adjacent = e.uid in m.engaged
             in_reach = far > 1 and self.board.distance(m, e) <= far
@@ -213,7 +214,9 @@ class TargetingPolicy(Part):
             if needs_move and stunned:
                 continue
             back = (m.uid in e.behind) if adjacent else False
-            ctx = self.referee.context(m, e, moved=needs_move, spaces=3 if needs_move else 0, back=back)
+            if context is None:
+                context = self.referee.contexts(m)
+            ctx = context(e, moved=needs_move, spaces=3 if needs_move else 0, back=back)
             value = self.expected_value(m, e, ctx)
             if needs_move and e.engaged and not adjacent and not honor and far == 1:
                 value += 0.1  # a chance of a back strike
@@ -233,6 +236,7 @@ class TargetingPolicy(Part):
         """(target, value, spaces to move first) of one ranged attack with range ``reach``; the model may
         first move up to ``mv`` closer (never into contact)."""
         best: tuple[Model | None, float, int] = (None, 0.0, 0)
+        context = None
         for e in self.board.enemies(m):
             if not self.board.visible(m, e) or e.has(AB.FLASHING_SPEAR):
                 continue
@@ -240,7 +244,9 @@ class TargetingPolicy(Part):
             if need > mv or self.board.distance(m, e) - need < 2:
                 continue
             extra = {"shuriken": True} if shuriken else None
-            ctx = self.referee.context(m, e, moved=need > 0, spaces=need, back=False, ranged=True, extra=extra)
+            if context is None:
+                context = self.referee.contexts(m)
+            ctx = context(e, moved=need > 0, spaces=need, back=False, ranged=True, extra=extra)
             v = self.expected_value(m, e, ctx)
             if v > best[1]:
                 best = (e, v, need)
@@ -283,8 +289,8 @@ class TargetingPolicy(Part):
 
     def extra_attack_target(self, m: Model, candidates: list[Model]) -> Model:
         """Gale of Blows: the enemy in contact with the best expected value."""
-        ctx = self.referee.context
+        ctx = self.referee.contexts(m)
         return max(
             candidates,
-            key=lambda e: self.expected_value(m, e, ctx(m, e, moved=False, spaces=0, back=m.uid in e.behind)),
+            key=lambda e: self.expected_value(m, e, ctx(e, moved=False, spaces=0, back=m.uid in e.behind)),
         )

@@ -16,6 +16,7 @@ one's own Fire is credited to nobody.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..combat import CombatEffect, Side
@@ -53,13 +54,17 @@ class Referee(Part):
         """The ``friends`` (a team's models; those on the board count) that assist against
         ``opponent``: not Stunned, not in Stealth, in contact with the opponent and with no other
         enemy."""
-        out = []
-        for f in friends:
-            if f is exclude or f.stun or f.stealth or f.where != BOARD:
-                continue
-            if opponent.uid in f.engaged and f.engaged <= {opponent.uid}:
-                out.append(f)
-        return out
+        uid = opponent.uid
+        return [
+            f
+            for f in friends
+            if len(f.engaged) == 1
+            and uid in f.engaged
+            and f is not exclude
+            and not f.stun
+            and not f.stealth
+            and f.where == BOARD
+        ]
 
     def context(
         self,
@@ -72,35 +77,22 @@ class Referee(Part):
         ranged: bool = False,
         extra: dict | None = None,
     ) -> FightContext:
-        kw: dict = dict(attacker_moved=moved, spaces_moved=spaces)
-        t_a, t_d = attacker.team, target.team
-        bonus_a = bonus_d = 0
-        if ranged:
-            kw.update(ranged=True, ranged_bonus=attacker.ninja.ranged_attack_bonus)
-            text = attacker.ninja.ranged_text
-            effects = {Element.EARTH, Element.VOID}
-            if "Air may be chosen" in text:
-                effects.add(Element.AIR)
-            kw["ranged_effects"] = frozenset(effects)
-            if "target is Poisoned" in text or attacker.has("Deadly Poison"):
-                kw["spirit_poisons"] = True
-            if not attacker.ninja.ranged and attacker.has("Mountain Flute"):
-                kw.update(ranged_bonus=0, earth_void_stun=True)
-        else:
-            friends, foes = self.board.by_team[t_a], self.board.by_team[t_d]
-            a_help = self.assistants(friends, target, attacker)
-            d_help = [] if target.no_defense else self.assistants(foes, attacker, target)
-            kw.update(
-                assists_attacker=len(a_help),
-                assists_defender=len(d_help),
-                combined_attack_assists=sum(1 for f in a_help if f.has(KW.COMBINED_ATTACK)),
-                guard_assists=sum(1 for f in d_help if f.has(KW.GUARD)),
-                back_strike=back,
-            )
-            bonus_a = self.best_friends(attacker, a_help)
-            bonus_d = self.best_friends(target, d_help)
-        bonus, notes = bonus_a, ["Best Friends +1"] if bonus_a else []
+        return self.contexts(attacker)(target, moved=moved, spaces=spaces, back=back, ranged=ranged, extra=extra)
+
+    def contexts(self, attacker: Model) -> Callable[..., FightContext]:
+        """:meth:`context` for ``attacker`` against any target, the board read once for all of them:
+        what depends on the attacker alone (its team's assistants against each enemy, Tyrant, its
+        side's tokens) now, the defending team's assistants against it on first use. Valid while
+        the board does not change (the policy weighs every target with one)."""
+        t_a = attacker.team
+        side_a = self.sides[t_a]
+        # the attacker's friends that assist against each enemy, by the enemy's uid, in board order
+        helpers: dict[int, list[Model]] = {}
+        for f in self.board.by_team[t_a]:
+            if len(f.engaged) == 1 and f is not attacker and not f.stun and not f.stealth and f.where == BOARD:
+                helpers.setdefault(next(iter(f.engaged)), []).append(f)
         # ``friends`` and ``foes`` are the teams' models on the board: the holders among them.
+        tyrant = False
         for chunin in self.holders["Tyrant"]:
             if (
                 chunin.team == t_a
@@ -108,31 +100,94 @@ class Referee(Part):
                 and chunin is not attacker
                 and abs(chunin.progress - attacker.progress) <= 4
             ):
+                tyrant = True
+                break
+        attacker_sensei = side_a.sensei_ready and self._holds_on_board(KW.SENSEI, t_a)
+        supreme = attacker.has(AB.SUPREME_MASTER)
+        melody = self.holders["Resolute Melody"]
+        # per defending team: its models that assist against the attacker, its tokens
+        defending: dict[int, tuple[list[Model], int, bool]] = {}
+
+        def make(
+            target: Model,
+            *,
+            moved: bool,
+            spaces: int,
+            back: bool,
+            ranged: bool = False,
+            extra: dict | None = None,
+        ) -> FightContext:
+            t_d = target.team
+            d_team = defending.get(t_d)
+            if d_team is None:
+                side_d = self.sides[t_d]
+                d_team = defending[t_d] = (
+                    self.assistants(self.board.by_team[t_d], attacker, attacker),
+                    side_d.reroll_tokens,
+                    side_d.sensei_ready and self._holds_on_board(KW.SENSEI, t_d),
+                )
+            bonus_a = bonus_d = 0
+            if ranged:
+                kw: dict = dict(
+                    attacker_moved=moved,
+                    spaces_moved=spaces,
+                    ranged=True,
+                    ranged_bonus=attacker.ninja.ranged_attack_bonus,
+                )
+                text = attacker.ninja.ranged_text
+                effects = {Element.EARTH, Element.VOID}
+                if "Air may be chosen" in text:
+                    effects.add(Element.AIR)
+                kw["ranged_effects"] = frozenset(effects)
+                if "target is Poisoned" in text or attacker.has("Deadly Poison"):
+                    kw["spirit_poisons"] = True
+                if not attacker.ninja.ranged and attacker.has("Mountain Flute"):
+                    kw.update(ranged_bonus=0, earth_void_stun=True)
+            else:
+                a_help = helpers.get(target.uid, [])
+                d_help = [] if target.no_defense else [f for f in d_team[0] if f is not target]
+                kw = dict(
+                    attacker_moved=moved,
+                    spaces_moved=spaces,
+                    assists_attacker=len(a_help),
+                    assists_defender=len(d_help),
+                    combined_attack_assists=sum(1 for f in a_help if f.has(KW.COMBINED_ATTACK)) if a_help else 0,
+                    guard_assists=sum(1 for f in d_help if f.has(KW.GUARD)) if d_help else 0,
+                    back_strike=back,
+                )
+                if a_help:
+                    bonus_a = self.best_friends(attacker, a_help)
+                if d_help:
+                    bonus_d = self.best_friends(target, d_help)
+            bonus, notes = bonus_a, ["Best Friends +1"] if bonus_a else []
+            if tyrant:
                 bonus += 1
                 notes.append("Tyrant +1")
-                break
-        d_bonus = bonus_d
-        if bonus_d:
-            notes.append("Best Friends +1 Defense")
-        if not ranged:
-            for k in self.holders["Resolute Melody"]:
-                if k.team == t_d and k.where == BOARD and k is not target and (k.engaged & target.engaged):
-                    d_bonus += 1
-                    notes.append("Resolute Melody +1")
-                    break
-        if attacker.has(AB.SUPREME_MASTER) and is_rival(attacker, target):
-            kw["rival"] = True
-        kw.update(attack_bonus=bonus, defense_bonus=d_bonus, bonus_notes=tuple(notes))
-        side_a, side_d = self.sides[t_a], self.sides[t_d]
-        kw.update(
-            attacker_reroll_tokens=side_a.reroll_tokens,
-            defender_reroll_tokens=side_d.reroll_tokens,
-            attacker_sensei=side_a.sensei_ready and self._holds_on_board(KW.SENSEI, t_a),
-            defender_sensei=side_d.sensei_ready and self._holds_on_board(KW.SENSEI, t_d),
-        )
-        if extra:
-            kw.update(extra)
-        return FightContext(**kw)
+            d_bonus = bonus_d
+            if bonus_d:
+                notes.append("Best Friends +1 Defense")
+            if not ranged and melody:
+                for k in melody:
+                    if k.team == t_d and k.where == BOARD and k is not target and (k.engaged & target.engaged):
+                        d_bonus += 1
+                        notes.append("Resolute Melody +1")
+                        break
+            if supreme and is_rival(attacker, target):
+                kw["rival"] = True
+            kw.update(
+                attack_bonus=bonus,
+                defense_bonus=d_bonus,
+                bonus_notes=tuple(notes),
+                attacker_reroll_tokens=side_a.reroll_tokens,
+                defender_reroll_tokens=d_team[1],
+                attacker_sensei=attacker_sensei,
+                defender_sensei=d_team[2],
+            )
+            if extra:
+                kw.update(extra)
+            return FightContext(**kw)
+
+        return make
 
     def _holds_on_board(self, name: str, team: int) -> bool:
         """Does a model of ``team`` on the board hold ``name`` (one of :attr:`holders`)?"""
