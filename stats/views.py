@@ -10,8 +10,10 @@ from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_safe
 
+from league.fragments import fragment
 from league.models import League, Season
 from stats import charts
 from stats.forms import KINDS, BalanceFilterForm
@@ -44,8 +46,15 @@ def honours(request: HttpRequest, slug: str) -> HttpResponse:
 def team_history(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("owner", "clan", "league"), pk=pk)
     page = _page(request, history.team_seasons(team))
-    context = {"team": team, "page": page, "lines": history.team_history(team, page.object_list)}
-    return render(request, "stats/team_history.html", context)
+    # The seasons' table is the same for every reader: a fragment under the data version, so a
+    # member's read after the first one runs none of its queries (issue 15, part 3).
+    table = fragment(
+        f"team-history:{team.pk}:{page.number}",
+        lambda: render_to_string(
+            "stats/includes/_team_history_table.html", {"lines": history.team_history(team, page.object_list)}
+        ),
+    )
+    return render(request, "stats/team_history.html", {"team": team, "page": page, "table": table})
 
 
 @require_safe

@@ -142,3 +142,19 @@ def _api_throttles_off_unless_asked(request, settings):
     throttles mark themselves `throttle` and keep the configured rates."""
     if "throttle" not in request.keywords:
         settings.API_THROTTLE_RATES = {"anon": "100000/min", "user": "100000/min", "write": "100000/min"}
+
+
+@pytest.fixture
+def fresh_locmem_cache(settings):
+    """A memory cache of the test's own, empty before and after (for the page and fragment caches)."""
+    import contextlib
+
+    from django.core.cache import cache
+
+    settings.CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "cache-tests"}
+    }
+    cache.clear()
+    yield cache
+    with contextlib.suppress(Exception):
+        cache.clear()

@@ -14,19 +14,3 @@ celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
 def fast_password_hasher(settings):
     """These tests create many players; hashing their passwords slowly proves nothing here."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def fresh_locmem_cache(settings):
-    """A memory cache of the test's own, empty before and after (for the page and fragment caches)."""
-    import contextlib
-
-    from django.core.cache import cache
-
-    settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "cache-tests"}
-    }
-    cache.clear()
-    yield cache
-    with contextlib.suppress(Exception):
-        cache.clear()

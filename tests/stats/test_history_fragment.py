@@ -1,0 +1,54 @@
+"""Fragment caching of a team's history (issue 15, part 3): the seasons' table is the same for every
+reader, so a member's second read takes it from the cache (none of its queries run again), another
+reader sees the same block, and any write makes it stale at once."""
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tests.factories import PASSWORD
+from tests.league.helpers import generate, make_season, play, regular
+from tests.support import run_tasks_eagerly
+
+#: Transactional: the data version moves when a transaction that wrote commits.
+pytestmark = [pytest.mark.page_cache, pytest.mark.usefixtures("catalog"), pytest.mark.django_db(transaction=True)]
+
+
+celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(settings, fresh_locmem_cache):
+    settings.FRAGMENT_CACHE_SECONDS = 300
+
+
+def read(client, url):
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    body = response.content.decode()
+    return len(ctx.captured_queries), body[body.index('data-testid="team-history"') :].split("</table>")[0]
+
+
+def test_a_members_second_read_takes_the_history_from_the_cache_until_a_write():
+    season = make_season(4)
+    generate(season, "round_robin")
+    match = regular(season).order_by("round_number", "pk").first()
+    team = match.sides.order_by("slot").first().team
+    url = reverse("stats:team_history", kwargs={"pk": team.pk})
+    owner = Client()
+    owner.login(username=team.owner.username, password=PASSWORD)
+
+    first, table = read(owner, url)
+    again, table_again = read(owner, url)
+    assert table_again == table
+    assert again < first  # the seasons' queries are not run again
+    master = Client()
+    master.login(username=season.league.master.username, password=PASSWORD)
+    assert read(master, url)[1] == table  # another reader, the same block from the cache
+
+    play(match, 3, 0)  # commits: the data version moves
+    _, after = read(owner, url)
+    assert after != table and '<td class="text-end">1</td>' in after  # one game played now
