@@ -256,3 +256,16 @@ def redis_of_our_own() -> Iterator[RedisServer]:
             yield server
     finally:
         server.stop()
+
+
+def read_table(client, url: str, testid: str) -> tuple[int, str]:
+    """GET ``url`` (a 200 expected): the number of queries it ran, and the HTML of its table marked
+    ``data-testid=testid`` (the block the fragment-cache tests compare)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    body = response.content.decode()
+    return len(ctx.captured_queries), body[body.index(f'data-testid="{testid}"') :].split("</table>")[0]

@@ -3,29 +3,23 @@ the cache under the data version, so a member's page re-renders only their own p
 makes it stale at once; with the cache down the page still renders."""
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 
 from league import fragments
 from tests.factories import PASSWORD
 from tests.league.helpers import generate, make_season, play, regular
+from tests.support import read_table
 
 #: Transactional: the data version moves when a transaction that wrote commits.
-pytestmark = [pytest.mark.page_cache, pytest.mark.usefixtures("catalog"), pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache(settings, fresh_locmem_cache):
-    settings.FRAGMENT_CACHE_SECONDS = 300
+pytestmark = [
+    pytest.mark.page_cache,
+    pytest.mark.usefixtures("catalog", "fragment_cache"),
+    pytest.mark.django_db(transaction=True),
+]
 
 
 def read(client, url):
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(url)
-    assert response.status_code == 200
-    body = response.content.decode()
-    return len(ctx.captured_queries), body[body.index('data-testid="league-table"') :].split("</table>")[0]
+    return read_table(client, url, "league-table")
 
 
 @pytest.fixture

@@ -3,33 +3,26 @@ reader, so a member's second read takes it from the cache (none of its queries r
 reader sees the same block, and any write makes it stale at once."""
 
 import pytest
-from django.db import connection
 from django.test import Client
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tests.factories import PASSWORD
 from tests.league.helpers import generate, make_season, play, regular
-from tests.support import run_tasks_eagerly
+from tests.support import read_table, run_tasks_eagerly
 
 #: Transactional: the data version moves when a transaction that wrote commits.
-pytestmark = [pytest.mark.page_cache, pytest.mark.usefixtures("catalog"), pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.page_cache,
+    pytest.mark.usefixtures("catalog", "fragment_cache"),
+    pytest.mark.django_db(transaction=True),
+]
 
 
 celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache(settings, fresh_locmem_cache):
-    settings.FRAGMENT_CACHE_SECONDS = 300
-
-
 def read(client, url):
-    with CaptureQueriesContext(connection) as ctx:
-        response = client.get(url)
-    assert response.status_code == 200
-    body = response.content.decode()
-    return len(ctx.captured_queries), body[body.index('data-testid="team-history"') :].split("</table>")[0]
+    return read_table(client, url, "team-history")
 
 
 def test_a_members_second_read_takes_the_history_from_the_cache_until_a_write():

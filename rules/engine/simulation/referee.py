@@ -66,18 +66,10 @@ class Referee(Part):
             and f.where == BOARD
         ]
 
-    def context(
-        self,
-        attacker: Model,
-        target: Model,
-        *,
-        moved: bool,
-        spaces: int,
-        back: bool,
-        ranged: bool = False,
-        extra: dict | None = None,
-    ) -> FightContext:
-        return self.contexts(attacker)(target, moved=moved, spaces=spaces, back=back, ranged=ranged, extra=extra)
+    def context(self, attacker: Model, target: Model, **how) -> FightContext:
+        """One fight's context: :meth:`contexts` for one target (``how``: its keywords, ``moved``,
+        ``spaces``, ``back``, ``ranged``, ``extra``)."""
+        return self.contexts(attacker)(target, **how)
 
     def contexts(self, attacker: Model) -> Callable[..., FightContext]:
         """:meth:`context` for ``attacker`` against any target, the board read once for all of them:
