@@ -13,4 +13,5 @@ urlpatterns = [
     path("status-effects/", views.status_effects, name="status_effects"),
     path("tables/", views.tables, name="tables"),
     path("odds/", odds_views.odds, name="odds"),
+    path("ninjutsu/odds/", odds_views.ninjutsu_odds, name="ninjutsu_odds"),
 ]

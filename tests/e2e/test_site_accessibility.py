@@ -208,6 +208,7 @@ def test_every_page_of_the_permission_matrix_passes_axe(
             "rules:status_effects",
             "rules:tables",
             "rules:odds",
+            "rules:ninjutsu_odds",
             "teams:list",
             "teams:ledger",
             "teams:ninja_release",

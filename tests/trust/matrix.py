@@ -246,6 +246,7 @@ RULES: dict[str, list[Case]] = {
     "rules:status_effects": [_public()],
     "rules:tables": [_public()],
     "rules:odds": [_public()],
+    "rules:ninjutsu_odds": [_public()],
     # --- teams
     "teams:list": [_public()],
     "teams:create": [
