@@ -256,6 +256,8 @@ def main() -> int:
         "BENCH_STATIC_ROOT": static_root,
         "AXES_ENABLED": "0",
         "REDIS_URL": "",  # tasks (the newsletter build) run eagerly while seeding
+        # the seeded players' notification mails stay in memory (the console backend printed ~99,000 lines)
+        "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
     }
     os.environ.update(env)
     print(f"Benchmark database: {urlsplit(db_url)._replace(netloc=urlsplit(db_url).hostname or '').geturl()}")
