@@ -1,4 +1,4 @@
-"""The form behind the public combat odds page (/rules/odds/)."""
+"""The forms behind the public odds pages (/rules/odds/, /rules/ninjutsu/odds/)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,27 @@ from games.ninjutsu.engine import MAX_SHURIKEN
 
 
 class GetForm(forms.Form):
-    """A GET form whose page shows something before it is submitted: :meth:`values`."""
+    """A GET form (the page is bookmarkable and safe to reload) whose page shows something before it
+    is submitted (:meth:`values`). ``rows``: the layout, each row's fields with their column
+    classes. An optional number left blank counts as 0."""
+
+    rows: tuple[tuple[tuple[str, str], ...], ...] = ()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.form_method = "get"
+        self.helper.layout = Layout(
+            *(Row(*(Column(name, css_class=css) for name, css in row)) for row in self.rows),
+            Submit("show", "Show the odds"),
+        )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        for name, field in self.fields.items():
+            if isinstance(field, forms.IntegerField) and not field.required and name in data and data[name] is None:
+                data[name] = 0
+        return data
 
     def values(self) -> dict | None:
         """The chosen values: the cleaned data of a valid submitted form, the initial values
@@ -22,7 +42,7 @@ class GetForm(forms.Form):
 
 class OddsForm(GetForm):
     """Attack and Defense 1-10 plus the usual bonuses (rulebook "Assists", "Back Strike",
-    "Stealth Combat").  A GET form: the page is bookmarkable and safe to reload."""
+    "Stealth Combat")."""
 
     attack = forms.IntegerField(min_value=1, max_value=10, initial=4, label="Attack")
     defense = forms.IntegerField(min_value=1, max_value=10, initial=3, label="Defense")
@@ -35,34 +55,20 @@ class OddsForm(GetForm):
     back_strike = forms.BooleanField(required=False, label="Back strike (+1 Attack)")
     stealth = forms.BooleanField(required=False, label="Attacking from Stealth (+1 Attack)")
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.helper = FormHelper()
-        self.helper.form_method = "get"
-        self.helper.layout = Layout(
-            Row(
-                Column("attack", css_class="col-6 col-md-3"),
-                Column("defense", css_class="col-6 col-md-3"),
-                Column("assists_attacker", css_class="col-6 col-md-3"),
-                Column("assists_defender", css_class="col-6 col-md-3"),
-            ),
-            Row(
-                Column("back_strike", css_class="col-md-4"),
-                Column("stealth", css_class="col-md-4"),
-            ),
-            Submit("show", "Show the odds"),
-        )
-
-    def clean_assists_attacker(self) -> int:
-        return self.cleaned_data.get("assists_attacker") or 0
-
-    def clean_assists_defender(self) -> int:
-        return self.cleaned_data.get("assists_defender") or 0
+    rows = (
+        (
+            ("attack", "col-6 col-md-3"),
+            ("defense", "col-6 col-md-3"),
+            ("assists_attacker", "col-6 col-md-3"),
+            ("assists_defender", "col-6 col-md-3"),
+        ),
+        (("back_strike", "col-md-4"), ("stealth", "col-md-4")),
+    )
 
 
 class NinjutsuOddsForm(GetForm):
     """The shuriken each side brings to a Ninjutsu battle (0 to 10: "a maximum of 10 shurikens can
-    be used", NJ l.94). A GET form, like the combat odds'."""
+    be used", NJ l.94)."""
 
     attacker_shuriken = forms.IntegerField(
         min_value=0, max_value=MAX_SHURIKEN, initial=0, required=False, label="Attacker's shuriken"
@@ -71,20 +77,4 @@ class NinjutsuOddsForm(GetForm):
         min_value=0, max_value=MAX_SHURIKEN, initial=0, required=False, label="Defender's shuriken"
     )
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.helper = FormHelper()
-        self.helper.form_method = "get"
-        self.helper.layout = Layout(
-            Row(
-                Column("attacker_shuriken", css_class="col-6 col-md-3"),
-                Column("defender_shuriken", css_class="col-6 col-md-3"),
-            ),
-            Submit("show", "Show the odds"),
-        )
-
-    def clean_attacker_shuriken(self) -> int:
-        return self.cleaned_data.get("attacker_shuriken") or 0
-
-    def clean_defender_shuriken(self) -> int:
-        return self.cleaned_data.get("defender_shuriken") or 0
+    rows = ((("attacker_shuriken", "col-6 col-md-3"), ("defender_shuriken", "col-6 col-md-3")),)

@@ -60,3 +60,10 @@ def test_bad_input_shows_the_form_errors_and_no_table(client, bad):
     html = response.content.decode()
     assert 'data-testid="ninjutsu-odds"' not in html
     assert "Correct the numbers above" in html
+
+
+def test_blank_numbers_count_as_none_brought(client):
+    blank = client.get(URL, {"attacker_shuriken": "", "defender_shuriken": ""}).content.decode()
+    assert cells(blank) == cells(client.get(URL).content.decode())
+    combat = client.get("/rules/odds/", {"attack": 4, "defense": 3, "assists_attacker": ""}).content.decode()
+    assert "4 attack dice against 3 defense dice" in combat  # a blank assist is no assist
