@@ -65,6 +65,7 @@ def seed_league(
     ``services_matches`` of them through the full result path, the earlier ones in bulk)."""
     from league import services as league_services
     from league.models import ScheduleRun, Season
+    from matches import hooks
     from matches.models import Match
     from rules.models import Challenge, Clan, Profile
     from teams import services as team_services
@@ -107,8 +108,11 @@ def seed_league(
     by_services = fixtures[played - services_matches : played]
     _play_in_bulk(in_bulk, master=master, rng=rng, challenges=challenges)
     t2 = time.perf_counter()
-    for match in by_services:
-        _play_with_services(match, master=master, rng=rng, challenges=challenges)
+    # The strength ratings' recomputation (stats, after each result's commit) reads the whole
+    # history: run once after these results, as a simulation job does, not once per result.
+    with hooks.results_changed_once():
+        for match in by_services:
+            _play_with_services(match, master=master, rng=rng, challenges=challenges)
     if advancements:
         _choose_advancements(season, share=advancements, rng=rng)
     t3 = time.perf_counter()
@@ -193,6 +197,7 @@ def _choose_advancements(season, *, share: float, rng: random.Random) -> int:
 
 
 def _play_in_bulk(matches, *, master, rng: random.Random, challenges) -> None:
+    from common.bulk import update_rows
     from matches import services as match_services
     from matches.models import Match, MatchNinja, MatchTeam
     from rules.engine import league as rules_league
@@ -279,26 +284,30 @@ def _play_in_bulk(matches, *, master, rng: random.Random, challenges) -> None:
                         )
                     )
                 sides_out.append(side)
-        Match.objects.bulk_update(
-            matches,
-            [
-                "challenge",
-                "seed",
-                "kicked_off_at",
-                "submitted_at",
-                "confirmed_at",
-                "sequence_applied_at",
-                "submitted_by",
-                "confirmed_by",
-                "status",
-            ],
-            batch_size=500,
-        )
-        MatchTeam.objects.bulk_update(
-            sides_out,
-            [*MatchTeam.KICK_OFF_FIELDS, "points", "outcome", "koban_earned"],
-            batch_size=500,
-        )
+        # common.bulk.update_rows (UPDATE ... FROM VALUES) in chunks: bulk_update's CASE per column
+        # grows with the batch, and a 256-team league writes 16,000 matches and 32,000 sides here.
+        for start in range(0, len(matches), 1000):
+            update_rows(
+                Match,
+                matches[start : start + 1000],
+                [
+                    "challenge",
+                    "seed",
+                    "kicked_off_at",
+                    "submitted_at",
+                    "confirmed_at",
+                    "sequence_applied_at",
+                    "submitted_by",
+                    "confirmed_by",
+                    "status",
+                ],
+            )
+        for start in range(0, len(sides_out), 1000):
+            update_rows(
+                MatchTeam,
+                sides_out[start : start + 1000],
+                [*MatchTeam.KICK_OFF_FIELDS, "points", "outcome", "koban_earned"],
+            )
         MatchNinja.objects.bulk_create(ninjas_out, batch_size=2000)
         TreasuryEntry.objects.bulk_create(ledger_out, batch_size=2000)
         for team_id, value in balance.items():
