@@ -43,10 +43,10 @@ class LeagueConfig(AppConfig):
 
             simulation_job_failed(job_id=job_id, error=error)
 
-        def standings_refresh(match) -> None:
-            from league.readmodel import match_standings_refresh
+        def standings_refresh(matches) -> None:
+            from league.readmodel import matches_standings_refresh
 
-            match_standings_refresh(match)
+            matches_standings_refresh(matches)
 
         def playoffs_after_confirm(match) -> None:
             from league.services import on_match_confirmed

@@ -17,7 +17,7 @@ never drift from the games; the cost is bounded by those teams' games in the sea
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 from django.db.models import Count, Q, Sum, Value
@@ -147,10 +147,22 @@ def standings_refresh(*, season: Season, team_ids: Iterable[int] | None = None) 
 
 def match_standings_refresh(match: Match) -> None:
     """After a match's result was written or voided: refresh its teams' rows when it counts."""
-    if not match_counts(match):
+    matches_standings_refresh([match])
+
+
+def matches_standings_refresh(matches: Sequence[Match]) -> None:
+    """After results were written or voided (one, or a simulated round's in one transaction):
+    refresh the rows of the teams of those that count, one refresh a season, whatever the number
+    of matches (``matches.hooks.results_written_once``)."""
+    counted = {m.pk: m for m in matches if match_counts(m)}
+    if not counted:
         return
-    season = match.season
-    standings_refresh(season=season, team_ids=match.sides.values_list("team_id", flat=True))
+    seasons = {m.season_id: m.season for m in counted.values()}
+    team_ids: dict[int, set[int]] = {pk: set() for pk in seasons}
+    for match_id, team_id in MatchTeam.objects.filter(match_id__in=list(counted)).values_list("match_id", "team_id"):
+        team_ids[counted[match_id].season_id].add(team_id)
+    for pk in sorted(seasons):
+        standings_refresh(season=seasons[pk], team_ids=sorted(team_ids[pk]))
 
 
 def rebuild_all(*, seasons: Iterable[Season] | None = None) -> tuple[int, int]:

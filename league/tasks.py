@@ -2,7 +2,7 @@
 
 Dispatch after commit (``transaction.on_commit``). The service behind each task is idempotent
 (a ScheduleRun is unique per season, kind and round, and a done run is never run again; a finished
-simulation job returns at once, each match is its own transaction and a played match is skipped), so
+simulation job returns at once, each round is one transaction and a played match is skipped), so
 the task is acknowledged late and may be redelivered or retried safely: it carries on where it stopped.
 """
 

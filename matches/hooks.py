@@ -3,7 +3,8 @@
 Apps above ``matches`` register hooks in their ``AppConfig.ready()``:
 
 * *result written* hooks run inside the transaction that confirms or voids a result (the league's
-  read model: the table's stored rows); one that fails rolls the whole write back;
+  read model: the table's stored rows), or once for a batch of results written in one
+  transaction; one that fails rolls the whole write back;
 * *confirmed* hooks run after that transaction commits (the league's playoff bracket); one that
   fails is logged and never undoes the confirmed result.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
@@ -22,19 +23,50 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 Hook = Callable[["Match"], object]
+WrittenHook = Callable[[Sequence["Match"]], object]
 
 _confirmed: dict[str, Hook] = {}
-_written: dict[str, Hook] = {}
+_written: dict[str, WrittenHook] = {}
+_written_batch = threading.local()
 
 
-def on_result_written(name: str, hook: Hook) -> None:
-    """Register ``hook`` to run inside the transaction of each confirmation or voiding."""
+def on_result_written(name: str, hook: WrittenHook) -> None:
+    """Register ``hook(matches)`` to run inside the transaction of each confirmation or voiding,
+    with the match written (a list of one), or with every match of a :func:`results_written_once`
+    batch when it ends."""
     _written[name] = hook
 
 
 def run_result_written(match: Match) -> None:
+    """Run the written hooks on ``match``; inside :func:`results_written_once`, only note it."""
+    pending = getattr(_written_batch, "matches", None)
+    if pending is not None:
+        pending.append(match)
+        return
     for hook in list(_written.values()):
-        hook(match)
+        hook([match])
+
+
+@contextmanager
+def results_written_once() -> Iterator[None]:
+    """Several results written in one transaction (a round of a simulation job): inside it,
+    :func:`run_result_written` only notes each match, and the hooks run once, on all of them, when
+    the block ends without an error. Open it inside the transaction (the hooks must run before
+    it commits: the league table's rows are written with the results); an error leaves the
+    hooks unrun, and the transaction it aborts writes nothing. Nested blocks run with the
+    outermost."""
+    if getattr(_written_batch, "matches", None) is not None:
+        yield
+        return
+    _written_batch.matches = []
+    try:
+        yield
+        matches = _written_batch.matches
+    finally:
+        _written_batch.matches = None
+    if matches:
+        for hook in list(_written.values()):
+            hook(matches)
 
 
 def on_confirmed(name: str, hook: Hook) -> None:

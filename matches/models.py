@@ -316,8 +316,9 @@ class SimulationJob(RecoverableJob):
 
     The progress record of the Celery task (like league.ScheduleRun): ``done`` of ``total`` matches.
     At most one unfinished job per fixture and per season, so a double click finds the running job.
-    A job is safe to run again: each match is simulated in its own transaction and a match already
-    played is skipped, so a retried task carries on where it stopped.
+    A job is safe to run again: each round (the matches in which no team plays twice) is simulated
+    in one transaction and a match already played is skipped, so a retried task carries on where
+    it stopped.
     """
 
     class Scope(models.TextChoices):

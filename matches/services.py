@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -132,11 +134,57 @@ def roster_snapshot(team: Team) -> list[RosterRow]:
 
 def live_sides(match: Match) -> list[tuple[MatchTeam, Team, int]]:
     """Each side with its team (roster prefetched) and current rating, in a fixed number of queries."""
-    sides = list(match.sides.select_related("team").order_by("slot"))
-    teams = {t.pk: t for t in team_selectors.teams_with_ratings(Team.objects.filter(pk__in=[s.team_id for s in sides]))}
-    return [
-        (s, teams[s.team_id], rules_league.team_rating(team_selectors.team_snapshot(teams[s.team_id]))) for s in sides
-    ]
+    return live_sides_many([match])[match.pk]
+
+
+def live_sides_many(matches: Sequence[Match]) -> dict[int, list[tuple[MatchTeam, Team, int]]]:
+    """:func:`live_sides` of several matches ({match id: its sides}) in the same number of queries
+    as one. A team in two of the matches is loaded once (the same object in both)."""
+    sides = list(
+        MatchTeam.objects.filter(match_id__in=[m.pk for m in matches])
+        .select_related("team")
+        .order_by("match_id", "slot")
+    )
+    teams = {t.pk: t for t in team_selectors.teams_with_ratings(Team.objects.filter(pk__in={s.team_id for s in sides}))}
+    ratings = {pk: rules_league.team_rating(team_selectors.team_snapshot(team)) for pk, team in teams.items()}
+    found: dict[int, list[tuple[MatchTeam, Team, int]]] = {m.pk: [] for m in matches}
+    for s in sides:
+        found[s.match_id].append((s, teams[s.team_id], ratings[s.team_id]))
+    return found
+
+
+@dataclass(frozen=True)
+class KickOffRosters:
+    """What kick-off reads, loaded for several matches at once (a simulated round, whose matches
+    have no team in common): each match's :func:`live_sides` and each team's roster problems.
+    Load it inside the transaction that kicks the matches off, holding their rows and their
+    teams' rows locked (:func:`kick_off_rosters_locked`), so no roster changes in between."""
+
+    matches: Mapping[int, Match]
+    sides: Mapping[int, list[tuple[MatchTeam, Team, int]]]
+    problems: Mapping[int, list[str]]
+
+
+def kick_off_rosters_locked(matches: Sequence[Match]) -> KickOffRosters:
+    """Lock the matches' rows, then their teams' rows (each in id order: the order a result's
+    submission takes, match then teams), and load what :func:`kick_off_locked` reads for them, in
+    a fixed number of queries: the matches as locked (with their league, season, challenge and its
+    XP awards), their sides and rosters, and the rosters' problems. The caller holds a
+    transaction."""
+    ids = [m.pk for m in matches]
+    locked = {
+        m.pk: m
+        for m in Match.objects.select_for_update(of=("self",))
+        .filter(pk__in=ids)
+        .select_related("league", "season", "challenge")
+        .prefetch_related("challenge__xp_awards")
+        .order_by("pk")
+    }
+    team_ids = MatchTeam.objects.filter(match_id__in=ids).values("team_id")
+    list(Team.objects.select_for_update().filter(pk__in=team_ids).order_by("pk").values_list("pk"))
+    sides = live_sides_many(matches)
+    teams = {team.pk: team for found in sides.values() for _, team, _ in found}
+    return KickOffRosters(matches=locked, sides=sides, problems=loaded_roster_problems(list(teams.values())))
 
 
 def live_underdog_bonuses(
@@ -238,17 +286,22 @@ def match_kick_off(*, match: Match) -> Match:
     return locked
 
 
-def kick_off_locked(locked: Match, *, save: bool = True) -> list[MatchTeam]:
+def kick_off_locked(locked: Match, *, save: bool = True, loaded: KickOffRosters | None = None) -> list[MatchTeam]:
     """Kick off a match whose row the caller holds locked in its transaction (not kicked off yet):
     what :func:`match_kick_off` does. Returns the sides in slot order, each with its team and what
     kick-off stored, so a caller that goes on (a submission, the simulator) need not read them
     again. ``save=False``: the match's seed and kick-off time are set on ``locked`` but saved by the
-    caller, with its own changes, in one update (:data:`KICK_OFF_MATCH_FIELDS`)."""
+    caller, with its own changes, in one update (:data:`KICK_OFF_MATCH_FIELDS`). ``loaded``: the
+    rosters :func:`kick_off_rosters_locked` read for this match among others, instead of reading
+    them here."""
     if locked.status == Match.Status.VOIDED:
         raise ValidationError("This match was voided.")
-    sides = live_sides(locked)
+    if loaded is not None:
+        sides, illegal = loaded.sides[locked.pk], loaded.problems
+    else:
+        sides = live_sides(locked)
+        illegal = loaded_roster_problems([team for _, team, _ in sides])
     # The roster rules, then the pending rolls from the rosters just loaded (not read again).
-    illegal = loaded_roster_problems([team for _, team, _ in sides])
     problems = kick_off_roster_messages([(team, illegal[team.pk]) for _, team, _ in sides if illegal[team.pk]])
     problems += kick_off_blocker_messages(_blockers_of(sides))
     if problems:
@@ -832,11 +885,41 @@ def _write_outcome(
         update_fields=list(dict.fromkeys([*also_save, "status", "confirmed_by", "confirmed_at", "sequence_applied_at"]))
     )
     # The read model, in this transaction: the league table's rows (a hook: the league's) and the
-    # teams' ratings.
+    # teams' ratings (in a simulated round, once at its end: results_written_once).
     hooks.run_result_written(match)
-    team_ratings_refresh(team_ids=side_of, locked_ratings=ratings)
+    pending = getattr(_round, "ratings", None)
+    if pending is not None:
+        pending.update(ratings)
+    else:
+        team_ratings_refresh(team_ids=side_of, locked_ratings=ratings)
     hooks.run_result_event(hooks.CONFIRMED, match, actor)
     transaction.on_commit(lambda: _after_confirm(match))
+
+
+_round = threading.local()
+
+
+@contextmanager
+def results_written_once() -> Iterator[None]:
+    """Several results confirmed in one transaction (a simulated round, in which no team plays
+    twice): the read model is brought up to date once for all of them when the block ends, not
+    after each result: the written hooks (the league table's rows,
+    :func:`matches.hooks.results_written_once`) and the teams' stored ratings, from the values
+    each result's sequence read under its lock of the team rows. Open it inside the transaction;
+    an error leaves both unrun (the transaction it aborts writes nothing). Nested blocks run with
+    the outermost."""
+    if getattr(_round, "ratings", None) is not None:
+        yield
+        return
+    _round.ratings = {}
+    try:
+        with hooks.results_written_once():
+            yield
+        ratings = _round.ratings
+    finally:
+        _round.ratings = None
+    if ratings:
+        team_ratings_refresh(team_ids=ratings, locked_ratings=ratings)
 
 
 def _after_confirm(match: Match) -> None:

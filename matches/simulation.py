@@ -338,6 +338,7 @@ def simulate_match(
     actor: User | None = None,
     policy: str = AUTO,
     job: SimulationJob | None = None,
+    loaded: services.KickOffRosters | None = None,
 ) -> SimulationRun | None:
     """Simulate a scheduled fixture and apply its post-game sequence; None when there is nothing
     to do (the match is already played, submitted or voided: simulating twice is a no-op).
@@ -347,21 +348,27 @@ def simulate_match(
     :func:`choose_advancement` (never a roll left to the players from another match); "pending"
     leaves them to the players. A team with an unchosen roll cannot kick off
     (:class:`matches.services.KickOffBlocked`). Who may ask is checked by
-    the caller (views: the league's master).
+    the caller (views: the league's master). ``loaded``: the kick-off rosters of this match and
+    others, read at once under their locks (:func:`simulate_round`).
     """
     if policy not in POLICIES:
         raise ValidationError(f"Unknown simulation policy {policy!r}.")
     started = time.perf_counter()
     with transaction.atomic():
-        locked = (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("league", "season", "challenge")
-            .get(pk=match.pk)
-        )
+        preloaded = loaded is not None and match.pk in loaded.matches
+        if preloaded:
+            locked = loaded.matches[match.pk]  # locked, with its challenge's XP awards
+        else:
+            locked = (
+                Match.objects.select_for_update(of=("self",))
+                .select_related("league", "season", "challenge")
+                .get(pk=match.pk)
+            )
         if locked.status != Match.Status.SCHEDULED:
             return None
-        if locked.challenge_id is not None:
-            prefetch_related_objects([locked], "challenge__xp_awards")  # read by the record's check and the sequence
+        if locked.challenge_id is not None and not preloaded:
+            # read by the record's check and the sequence
+            prefetch_related_objects([locked], "challenge__xp_awards")
         fields = []
         if seed is not None and locked.seed != seed:
             locked.seed = seed
@@ -375,7 +382,7 @@ def simulate_match(
         # The match is locked here: kick-off and the result go on under this lock, with the sides
         # kick-off loaded (services.kick_off_locked, services.submit_locked), not read again.
         if locked.kicked_off_at is None:
-            sides = services.kick_off_locked(locked, save=False)
+            sides = services.kick_off_locked(locked, save=False, loaded=loaded)
             fields += services.KICK_OFF_MATCH_FIELDS
         else:
             sides = list(locked.sides.select_related("team").order_by("slot"))
@@ -414,3 +421,60 @@ def simulate_match(
             SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + 1)
     services.copy_columns(locked, match)
     return run
+
+
+#: At most this many matches in one transaction (:func:`simulate_batch`; a round of 16 teams is 8).
+BATCH_SIZE = 16
+
+
+def independent_batches(matches: Sequence[Match]) -> list[list[Match]]:
+    """The matches in their order, cut into runs in which no team plays twice (a round's fixtures),
+    of at most :data:`BATCH_SIZE`: each run can be simulated in one transaction, every match seeing
+    what it would have seen played one after the other. One query."""
+    teams: dict[int, set[int]] = {m.pk: set() for m in matches}
+    for match_id, team_id in MatchTeam.objects.filter(match_id__in=list(teams)).values_list("match_id", "team_id"):
+        teams[match_id].add(team_id)
+    batches: list[list[Match]] = []
+    current: list[Match] = []
+    busy: set[int] = set()
+    for match in matches:
+        if current and (busy & teams[match.pk] or len(current) >= BATCH_SIZE):
+            batches.append(current)
+            current, busy = [], set()
+        current.append(match)
+        busy |= teams[match.pk]
+    if current:
+        batches.append(current)
+    return batches
+
+
+def simulate_batch(
+    matches: Sequence[Match],
+    *,
+    seeds: Mapping[int, int],
+    actor: User | None = None,
+    policy: str = AUTO,
+    job: SimulationJob | None = None,
+) -> tuple[list[SimulationRun], services.KickOffBlocked | None]:
+    """Simulate matches in which no team plays twice (:func:`independent_batches`) in one
+    transaction, each as :func:`simulate_match` would (``seeds``: by match id): the kick-off
+    rosters are read once for all of them under their locks, and the league table's rows and the
+    teams' ratings are refreshed once, before the commit (:func:`services.results_written_once`). Each match keeps a savepoint of its own: the first one a
+    team cannot kick off stops the batch, and the matches before it are still committed. Returns
+    the runs played and that refusal (None when there was none), for the caller to raise once it
+    has counted the runs."""
+    runs: list[SimulationRun] = []
+    blocked: services.KickOffBlocked | None = None
+    with transaction.atomic(), services.results_written_once():
+        loaded = services.kick_off_rosters_locked(matches)
+        for match in matches:
+            try:
+                run = simulate_match(
+                    match=match, seed=seeds[match.pk], actor=actor, policy=policy, job=job, loaded=loaded
+                )
+            except services.KickOffBlocked as exc:
+                blocked = exc
+                break
+            if run is not None:
+                runs.append(run)
+    return runs, blocked

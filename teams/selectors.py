@@ -14,12 +14,16 @@ ACTIVE = Ninja.Status.ACTIVE
 
 
 def roster_prefetch(to_attr: str = "roster") -> Prefetch:
-    """Active ninja with everything the scroll and the rating need (fixed number of queries)."""
+    """Active ninja with everything the scroll and the rating need (fixed number of queries).
+
+    The profiles are prefetched, not joined: the models of one profile then share one profile
+    object, whose keywords and abilities are read once (a 16-team round loads about 20 profiles
+    instead of 190, and a tenth of the keyword and ability rows)."""
     return Prefetch(
         "ninjas",
         queryset=Ninja.objects.filter(status=ACTIVE)
-        .select_related("profile")
         .prefetch_related(
+            "profile",
             "profile__keywords",
             "profile__abilities",
             "chosen_abilities",

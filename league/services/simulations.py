@@ -2,8 +2,8 @@
 :class:`~matches.models.SimulationJob`) and what the Celery task runs.
 
 :func:`simulation_request` records the request; :func:`simulation_job_run` is what the task runs,
-one match per transaction (:func:`matches.simulation.simulate_match`), so a retried task carries on
-where it stopped. A season's job generates the rounds still to come (weekly, swiss, the round robin
+one round per transaction (:func:`matches.simulation.simulate_batch`: the matches in which no team
+plays twice), so a retried task carries on where it stopped. A season's job generates the rounds still to come (weekly, swiss, the round robin
 when none exists) and the playoffs through the schedule services, which is why it lives in the league
 app: ``matches`` simulates one fixture and knows nothing of seasons' schedules.
 """
@@ -25,7 +25,7 @@ from league.services.playoffs import playoffs_advance
 from league.services.schedules import FORMAT_KIND, Progress, schedule_generate, schedule_next, schedule_request
 from matches import hooks, services
 from matches.models import REGULAR_STAGE, Match, SimulationJob
-from matches.simulation import AUTO, POLICIES, derived_seed, simulate_match
+from matches.simulation import AUTO, POLICIES, derived_seed, independent_batches, simulate_batch
 from outbox import jobs
 from teams.permissions import is_league_master
 
@@ -147,7 +147,7 @@ def simulation_job_failed(*, job_id: int, error: str) -> None:
 
 
 class _Runner:
-    """Plays a job's matches one transaction at a time, keeping the progress record in step."""
+    """Plays a job's matches a round (one transaction) at a time, keeping the progress record in step."""
 
     def __init__(self, job: SimulationJob, progress: Progress | None) -> None:
         self.job = job
@@ -157,7 +157,7 @@ class _Runner:
 
     def report(self, total: int | None = None) -> None:
         """Send the progress to the task; a new total is also written to the job row (``done``
-        is counted there by each match's own transaction)."""
+        is counted there by each match, in its round's transaction)."""
         if total is not None and max(total, self.done) != self.total:
             self.total = max(total, self.done)
             SimulationJob.objects.filter(pk=self.job.pk).update(total=self.total)
@@ -166,19 +166,24 @@ class _Runner:
         jobs.heartbeat(SimulationJob, self.job.pk)  # throttled: one write every few seconds
 
     def play(self, matches: Iterable[Match]) -> int:
+        """Play the matches in their order, a transaction for each run of them in which no team
+        plays twice (a round), reporting the progress after each; a team that cannot kick off
+        stops the job (:class:`matches.services.KickOffBlocked`) after what was played."""
         played = 0
-        for match in matches:
-            run = simulate_match(
-                match=match,
-                seed=derived_seed(self.job.seed, f"match:{match.pk}"),
+        for batch in independent_batches(list(matches)):
+            runs, blocked = simulate_batch(
+                batch,
+                seeds={m.pk: derived_seed(self.job.seed, f"match:{m.pk}") for m in batch},
                 actor=self.job.requested_by,
                 policy=self.job.policy,
                 job=self.job,
             )
-            if run is not None:
-                played += 1
-                self.done += 1
+            played += len(runs)
+            self.done += len(runs)
+            if runs:
                 self.report()
+            if blocked is not None:
+                raise blocked
         return played
 
 
@@ -281,7 +286,7 @@ def _play_job(job: SimulationJob, runner: _Runner) -> str:
 
 def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> SimulationJob:
     """Run a job (what the Celery task calls). Safe to run again: a done job returns at once, each
-    match is its own transaction and a played match is skipped."""
+    round is one transaction and a played match is skipped."""
     job = SimulationJob.objects.select_related("season", "season__league", "match", "requested_by").get(pk=job_id)
     if job.is_finished:
         return job

@@ -14,6 +14,7 @@ from django.utils import timezone
 from league import services as league_services
 from league.models import ScheduleRun, Season
 from league.services import simulations as simulation
+from matches import simulation as match_simulation
 from matches.models import Match, SimulationJob, SimulationRun
 from outbox.jobs import recover_stale_jobs
 from outbox.models import OutboxTask
@@ -43,7 +44,7 @@ def stopped_job(season: Season, *, played: int = 1, restarts: int = 0) -> Simula
     )
     assert created
     for match in Match.objects.filter(season=season).order_by("id")[:played]:
-        simulation.simulate_match(match=match, seed=1, policy=job.policy, job=job)
+        match_simulation.simulate_match(match=match, seed=1, policy=job.policy, job=job)
     then = timezone.now() - LONG_AGO
     SimulationJob.objects.filter(pk=job.pk).update(
         status=SimulationJob.Status.RUNNING, total=6, queued_at=then - dt.timedelta(seconds=5), heartbeat_at=then
