@@ -317,7 +317,7 @@ def main() -> int:
         port = free_port()
         base = f"http://127.0.0.1:{port}"
         # As in production: Redis is the shared cache; anonymous reads of public pages are served
-        # from it until the next write (league/pagecache.py); members always get a rendered page.
+        # from it until the next write (common/pagecache.py); members always get a rendered page.
         server_env = {
             **os.environ,
             **env,

@@ -11,7 +11,8 @@ class LeagueConfig(AppConfig):
         from django.db.backends.signals import connection_created
         from django.db.models.signals import post_migrate
 
-        from league import pagecache, periodic
+        from common import pagecache
+        from league import periodic
         from league import progress as league_progress
         from league.models import ScheduleRun
         from matches import hooks

@@ -78,7 +78,7 @@ MIDDLEWARE = [
     "league.middleware.RejectControlCharactersMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Anonymous reads of public pages are answered here, before sessions and authentication.
-    "league.pagecache.AnonymousPageCacheMiddleware",
+    "common.pagecache.AnonymousPageCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -257,10 +257,10 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-#: Anonymous reads of public pages are cached and invalidated by every write (league/pagecache.py).
+#: Anonymous reads of public pages are cached and invalidated by every write (common/pagecache.py).
 #: On by default only with Redis: a per-process memory cache could not see another process's writes.
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "300" if REDIS_URL else "0"))
-#: The heavy blocks of members' pages (league/fragments.py), under the same data version.
+#: The heavy blocks of members' pages (common/fragments.py), under the same data version.
 FRAGMENT_CACHE_SECONDS = int(os.environ.get("FRAGMENT_CACHE_SECONDS", "300" if REDIS_URL else "0"))
 
 #: Notifications (notifications/): fixtures are reminded of this many days before their deadline;

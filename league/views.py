@@ -17,6 +17,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from common.fragments import fragment
 from common.ui import add_service_errors, submit_form
 from league import dashboard, selectors, services
 from league.forms import (
@@ -38,7 +39,6 @@ from league.forms import (
     SimpleActionForm,
     WithdrawApplicationForm,
 )
-from league.fragments import fragment
 from league.models import (
     REGULAR_STAGE,
     TIE_BREAKER_CHOICES,
@@ -80,7 +80,7 @@ def _season(slug: str, number: int) -> Season:
 
 def home(request: HttpRequest) -> HttpResponse:
     """A signed-in player's dashboard (what waits for them); anonymous visitors get the front page
-    (page-cached: league/pagecache.py caches anonymous GETs only)."""
+    (page-cached: common/pagecache.py caches anonymous GETs only)."""
     if request.user.is_authenticated:
         return render(request, "league/dashboard.html", {"dash": dashboard.player_dashboard(request.user)})
     leagues = list(selectors.leagues_for_list()[:12])

@@ -2,26 +2,32 @@
 
 from __future__ import annotations
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from teams.models import AdvancementRoll, Team, TreasuryEntry, XpEvent
 
 
-def match_for_page(pk: int) -> Match:
+def match_for_page(pk: int, *, ninjas: bool = True) -> Match:
+    """The match with what its page shows: its sides (teams, owners, clans) and, unless
+    ``ninjas=False``, each side's models' records (:func:`side_ninjas` loads them later)."""
+    sides = MatchTeam.objects.select_related("team", "team__owner", "team__clan").order_by("slot")
+    if ninjas:
+        sides = sides.prefetch_related(side_ninjas_prefetch())
     return (
         Match.objects.select_related("league", "season", "challenge", "submitted_by", "counter_by", "confirmed_by")
-        .prefetch_related(
-            Prefetch(
-                "sides",
-                queryset=MatchTeam.objects.select_related("team", "team__owner", "team__clan")
-                .prefetch_related(Prefetch("ninjas", queryset=MatchNinja.objects.order_by("id")))
-                .order_by("slot"),
-            ),
-            "challenge__xp_awards",
-        )
+        .prefetch_related(Prefetch("sides", queryset=sides), "challenge__xp_awards")
         .get(pk=pk)
     )
+
+
+def side_ninjas_prefetch() -> Prefetch:
+    return Prefetch("ninjas", queryset=MatchNinja.objects.order_by("id"))
+
+
+def side_ninjas(match: Match) -> None:
+    """Load the models' records of the sides :func:`match_for_page` loaded without them (one query)."""
+    prefetch_related_objects(list(match.sides.all()), side_ninjas_prefetch())
 
 
 def sequence_outcomes(match: Match) -> dict:

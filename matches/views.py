@@ -5,8 +5,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
+from common.fragments import fragment
 from matches import selectors, services
 from matches.forms import (
     AdvancementChoiceForm,
@@ -36,27 +38,62 @@ def _errors(exc: ValidationError) -> list[str]:
 
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _get_match(pk)
+    try:
+        match = selectors.match_for_page(pk, ninjas=False)
+    except Match.DoesNotExist:
+        raise Http404("No such match") from None
     sides = list(match.sides.all())
-    disputed = match.counter_record is not None
-    first = selectors.record_view(match, match.submitted_record, other=match.counter_record if disputed else None)
-    second = selectors.record_view(match, match.counter_record, other=match.submitted_record) if disputed else []
+    records = _records(match)
+    played = None
+    if match.status in (Match.Status.CONFIRMED, Match.Status.VOIDED):
+        # A played match's sides, models and post-game sequence are the same for every reader: a
+        # fragment under the data version, so a member's read after the first runs none of its
+        # queries (issue 15, part 3).
+        played = fragment(
+            f"match-played:{match.pk}",
+            lambda: render_to_string(
+                "matches/includes/_match_played.html", _played_context(match, sides, records), request=request
+            ),
+        )
     context = {
         "match": match,
         "sides": sides,
-        "outcomes": services_outcomes(match),
+        "played": played,
         "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
         "can_confirm": match.status == Match.Status.SUBMITTED and services.can_confirm(request.user, match),
         "can_counter": services.can_counter_submit(request.user, match),
         "can_settle": services.can_settle(request.user, match),
         "can_void": match.is_decided and services.is_master_of(request.user, match),
         "can_manage_fixture": match.season_id is not None and services.is_master_of(request.user, match),
-        "award_names": {a.key: a.feat for a in match.challenge.xp_awards.all()} if match.challenge_id else {},
+        **records,
+    }
+    return render(request, "matches/match_detail.html", context)
+
+
+def _records(match: Match) -> dict:
+    """The submitted record (and a dispute's second one) laid out for the page, when shown: while
+    the result waits or is disputed, and in a settled dispute's details."""
+    if match.status not in (Match.Status.SUBMITTED, Match.Status.DISPUTED) and not match.settlement:
+        return {"first_record": [], "second_record": [], "differences": 0}
+    disputed = match.counter_record is not None
+    first = selectors.record_view(match, match.submitted_record, other=match.counter_record if disputed else None)
+    second = selectors.record_view(match, match.counter_record, other=match.submitted_record) if disputed else []
+    return {
         "first_record": first,
         "second_record": second,
         "differences": selectors.record_differences(first) if disputed else 0,
     }
-    return render(request, "matches/match_detail.html", context)
+
+
+def _played_context(match: Match, sides: list, records: dict) -> dict:
+    selectors.side_ninjas(match)
+    return {
+        "match": match,
+        "sides": sides,
+        "outcomes": services_outcomes(match),
+        "award_names": {a.key: a.feat for a in match.challenge.xp_awards.all()} if match.challenge_id else {},
+        **records,
+    }
 
 
 def services_outcomes(match: Match) -> dict:

@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_safe
 
-from league.fragments import fragment
+from common.fragments import fragment
 from league.models import League, Season
 from stats import charts
 from stats.forms import KINDS, BalanceFilterForm

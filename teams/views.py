@@ -8,8 +8,10 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
+from common.fragments import fragment
 from common.ui import add_service_errors, submit_form
 from rules.engine import recruitment
 from rules.models import Profile
@@ -87,28 +89,40 @@ def team_create(request: HttpRequest) -> HttpResponse:
 
 
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    try:
-        team = selectors.team_for_scroll(pk)
-    except Team.DoesNotExist:
-        from django.http import Http404
-
-        raise Http404("No such team") from None
-    lines = [selectors.ninja_line(n) for n in team.roster]
-    from rules.engine.league import team_rating
-
+    team = get_object_or_404(Team.objects.select_related("clan", "owner", "league"), pk=pk)
+    can_manage = can_manage_team(request.user, team)
+    all_games = request.GET.get("games") == "all"
+    # Below the header the scroll is the same for every reader with the same rights: a fragment
+    # under the data version, so a member's read after the first runs none of its queries (the
+    # roster with its keywords and advancements, the problems, the game records, the ledger:
+    # issue 15, part 3). The rating shown is the stored one (Team.rating, kept in step).
+    body = fragment(
+        f"team-scroll:{team.pk}:{'manage' if can_manage else 'read'}:{'all' if all_games else 'recent'}",
+        lambda: render_to_string("teams/includes/_scroll_body.html", _scroll_body(team, can_manage), request=request),
+    )
     context = {
         "team": team,
-        "lines": lines,
-        "rating": team_rating(selectors.team_snapshot(team)),
+        "rating": team.rating,
         "strength": selectors.strength_ratings([team.pk]).get(team.pk, {}),
-        "ledger": selectors.recent_ledger(team),
-        "can_manage": can_manage_team(request.user, team),
+        "can_manage": can_manage,
         "can_withdraw": can_withdraw_application(request.user, team),
         "is_owner": is_team_owner(request.user, team),
-        # what stops the team being marked ready or kicking off (issue 14): shown whatever its status
-        "problems": services.roster_problems(team=team) if not team.is_retired else [],
+        "body": body,
     }
     return render(request, "teams/team_detail.html", context)
+
+
+def _scroll_body(team: Team, can_manage: bool) -> dict:
+    """What the scroll's body shows: the roster's lines, what stops the team being marked ready or
+    kicking off (issue 14: whatever its status), the recent ledger."""
+    scroll = selectors.team_for_scroll(team.pk)
+    return {
+        "team": scroll,
+        "can_manage": can_manage,
+        "lines": [selectors.ninja_line(n) for n in scroll.roster],
+        "ledger": selectors.recent_ledger(scroll),
+        "problems": services.roster_problems(team=scroll) if not scroll.is_retired else [],
+    }
 
 
 def team_ledger(request: HttpRequest, pk: int) -> HttpResponse:

@@ -162,6 +162,6 @@ def fresh_locmem_cache(settings):
 
 @pytest.fixture
 def fragment_cache(settings, fresh_locmem_cache):
-    """The fragment cache on (league/fragments.py), over a memory cache of the test's own."""
+    """The fragment cache on (common/fragments.py), over a memory cache of the test's own."""
     settings.FRAGMENT_CACHE_SECONDS = 300
     return fresh_locmem_cache

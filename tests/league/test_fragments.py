@@ -5,7 +5,7 @@ makes it stale at once; with the cache down the page still renders."""
 import pytest
 from django.test import Client
 
-from league import fragments
+from common import fragments
 from tests.factories import PASSWORD
 from tests.league.helpers import generate, make_season, play, regular
 from tests.support import read_table

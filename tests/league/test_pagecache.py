@@ -62,7 +62,7 @@ def test_service_writes_outside_requests_are_seen_after_a_task_or_any_post():
     url = reverse("teams:detail", args=[team.pk])
     queries(anon, url)
     recruit(team, "tora-kaiken")  # a write outside any request (like a shell): cache is a backstop
-    from league.pagecache import bump_data_version
+    from common.pagecache import bump_data_version
 
     bump_data_version()  # what a finished Celery task or any POST does
     _, body = queries(anon, url)
@@ -84,9 +84,9 @@ def test_only_public_pages_are_cached():
 def test_a_celery_task_bumps_the_version_when_it_writes():
     """Was: every task bumped when it ended. Now a task moves the version through its writes
     (on commit) and a task that only reads leaves it alone (issue 11, finding 5)."""
+    from common.pagecache import data_version
     from league import services as league_services
     from league.models import ScheduleRun
-    from league.pagecache import data_version
     from league.tasks import schedule_generate_task
     from rules.tasks import catalog_summary_task
     from tests.league.helpers import make_season
@@ -120,7 +120,7 @@ def test_pages_render_when_the_cache_is_down(settings):
 
 
 def version() -> int:
-    from league.pagecache import data_version
+    from common.pagecache import data_version
 
     return data_version()
 

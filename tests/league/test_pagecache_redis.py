@@ -77,7 +77,7 @@ def test_a_cached_hit_is_one_redis_round_trip_and_skips_sessions_and_auth(
 
 
 def test_the_version_moves_and_the_one_trip_lookup_sees_it(redis_cache):
-    from league.pagecache import bump_data_version, cached_page, data_version
+    from common.pagecache import bump_data_version, cached_page, data_version
 
     version = data_version()
     cache.set(f"page-x:{version}", "stored", timeout=60)
@@ -90,7 +90,7 @@ def test_the_version_moves_and_the_one_trip_lookup_sees_it(redis_cache):
 
 def test_the_page_cache_stands_before_sessions_and_authentication():
     order = django_settings.MIDDLEWARE
-    cache_at = order.index("league.pagecache.AnonymousPageCacheMiddleware")
+    cache_at = order.index("common.pagecache.AnonymousPageCacheMiddleware")
     for inner in (
         "django.contrib.sessions.middleware.SessionMiddleware",
         "django.middleware.csrf.CsrfViewMiddleware",

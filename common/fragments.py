@@ -1,6 +1,6 @@
 """Fragment caching of the heavy, reader-independent blocks of member pages (the league table with
 its next fixtures, a team's season-by-season history): stored under the site-wide data version of
-the page cache (league/pagecache.py), so any write makes them stale at once, and read in the same
+the page cache (common/pagecache.py), so any write makes them stale at once, and read in the same
 single Redis round trip as a cached page. A member's page then renders only its own parts (the
 master's forms, the owner's buttons) and takes the shared block from the cache.
 
@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.utils.safestring import SafeString, mark_safe
 
-from league.pagecache import cached_page
+from common.pagecache import cached_page
 
 logger = logging.getLogger(__name__)
 

@@ -1,0 +1,61 @@
+"""Fragment caching of a played match's block (issue 15, part 3): its sides, their models' records
+and the post-game sequence are the same for every reader, so a member's second read takes them
+from the cache (none of their queries run again), the reader's own part (the master's void link)
+is still rendered for each reader, and any write makes the block stale at once."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from matches import simulation
+from teams import services as team_services
+from tests.factories import PASSWORD, UserFactory
+from tests.support import run_tasks_eagerly
+
+#: Transactional: the data version moves when a transaction that wrote commits.
+pytestmark = [
+    pytest.mark.page_cache,
+    pytest.mark.usefixtures("catalog", "fragment_cache"),
+    pytest.mark.django_db(transaction=True),
+]
+
+celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    assert client.login(username=user.username, password=PASSWORD)
+    return client
+
+
+def read(client, url) -> tuple[int, str]:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    body = response.content.decode()
+    start = body.index('<div class="row g-3">')
+    return len(ctx.captured_queries), body[start : body.index("The post-game sequence", start)]
+
+
+def test_a_members_second_read_takes_the_played_block_from_the_cache_until_a_write(brawl_match, league):
+    assert simulation.simulate_match(match=brawl_match, seed=5, actor=league.master) is not None
+    url = reverse("matches:detail", args=[brawl_match.pk])
+    reader = signed_in(UserFactory())
+    master = signed_in(league.master)
+
+    first, block = read(reader, url)
+    again, block_again = read(reader, url)
+    assert block_again == block and "Tigers" in block and "<tbody>" in block
+    assert again <= first - 5  # the models' records and the post-game sequence's rows
+    _, masters_block = read(master, url)
+    assert masters_block == block  # the same block for the master ...
+    assert "Void…" in master.get(url).content.decode()  # ... whose own links are still rendered
+    assert "Void…" not in reader.get(url).content.decode()
+
+    home = brawl_match.sides.order_by("slot").first().team
+    team_services.team_rename(team=home, name="Striped Tigers")  # commits: the data version moves
+    _, after = read(reader, url)
+    assert after != block and "(now Striped Tigers)" in after
