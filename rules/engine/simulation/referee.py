@@ -47,6 +47,9 @@ class Referee(Part):
         self.holders = {
             name: [m for m in self.board.models if m.has(name)] for name in ("Tyrant", "Resolute Melody", KW.SENSEI)
         }
+        # The contexts made in this match, by their fields: a context is frozen, so the one made for
+        # the same fields is given again (the policy weighs many targets in the same situation).
+        self.made: dict[tuple, FightContext] = {}
 
     # -- the situation -------------------------------------------------------
 
@@ -177,7 +180,11 @@ class Referee(Part):
             )
             if extra:
                 kw.update(extra)
-            return FightContext(**kw)
+            key = tuple(kw.items())
+            ctx = self.made.get(key)
+            if ctx is None:
+                ctx = self.made[key] = FightContext(**kw)
+            return ctx
 
         return make
 
