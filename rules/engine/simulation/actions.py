@@ -20,7 +20,7 @@ from ..keywords import AB, KW, FightContext, FightOutcome, Harm
 from .abilities import MIN_VALUE
 from .board import BOARD_DEPTH, OUT, Model
 from .part import Part
-from .policy import Shot, attack_reach
+from .policy import Attack, Shot, attack_reach
 
 if TYPE_CHECKING:
     from .match import Match
@@ -79,13 +79,15 @@ class Actions(Part):
             self.end_activation(m)
             return
         mv = self.movement(m)
-        if self.special_action(m, mv, stunned):
+        used, weighed = self.special_action(m, mv, stunned)
+        if used:
             self.end_activation(m)
             return
         for i in range(actions):
             if not m.on_board:
                 break
-            acted = self.combat_action(m, mv if i == 0 else 0, stunned)
+            # the first action is the attack the special action was weighed against (nothing has moved)
+            acted = self.combat_action(m, mv, stunned, weighed) if i == 0 else self.combat_action(m, 0, stunned)
             if not acted:
                 if i == 0 and not stunned:
                     self.run(m, mv)
@@ -129,14 +131,18 @@ class Actions(Part):
         if m.has("Undertow"):
             self.match.abilities.undertow(m)
 
-    def special_action(self, m: Model, mv: int, stunned: bool) -> bool:
+    def special_action(self, m: Model, mv: int, stunned: bool) -> tuple[bool, Attack | None]:
         """An action ability instead of an attack or a run, when the policy values it more
-        (:meth:`.abilities.Abilities.action_option` against the best attack); True if one was used."""
+        (:meth:`.abilities.Abilities.action_option` against the best attack): whether one was used,
+        and the best attack when it was weighed."""
         value, do = self.match.abilities.action_option(m)
-        if do is None or value < MIN_VALUE or value <= self.policy.attack_value(m, mv, stunned):
-            return False
+        if do is None or value < MIN_VALUE:
+            return False, None
+        attack = self.policy.best_attack(m, mv, stunned)
+        if value <= attack.best_value:
+            return False, attack
         do()
-        return True
+        return True, attack
 
     def end_activation(self, m: Model) -> None:
         m.activated = True
@@ -266,12 +272,12 @@ class Actions(Part):
 
     # -- attacking -----------------------------------------------------------
 
-    def combat_action(self, m: Model, mv: int, stunned: bool) -> bool:
-        """Attack (melee or ranged) if it is worth it; False when nothing was done."""
+    def combat_action(self, m: Model, mv: int, stunned: bool, weighed: Attack | None = None) -> bool:
+        """Attack (melee or ranged) if it is worth it; False when nothing was done. ``weighed``: the
+        policy's :meth:`~.policy.TargetingPolicy.best_attack` for ``mv``, if it is already known."""
         pounce = m.has("Pounce") and not stunned
-        reach = mv + (3 if pounce else 0)
-        target, value, needs_move = self.policy.best_target(m, reach, stunned=stunned)
-        shot = self.policy.ranged_option(m, 0 if stunned else mv, stunned=stunned, shuriken=target is None)
+        attack = weighed if weighed is not None else self.policy.best_attack(m, mv, stunned)
+        target, value, needs_move, shot = attack.target, attack.value, attack.needs_move, attack.shot
         if shot.target is not None and shot.value >= value:
             self.shoot(m, shot)
             self.gust_of_heaven(m)

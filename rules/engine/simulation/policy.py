@@ -100,6 +100,23 @@ class Shot:
 NO_SHOT = Shot()
 
 
+@dataclass(frozen=True)
+class Attack:
+    """A model's best attack this activation as the policy weighs it: the close combat target with its
+    value and whether it must move first (:meth:`TargetingPolicy.best_target`), and the best ranged
+    attack action (:meth:`TargetingPolicy.ranged_option`)."""
+
+    target: Model | None
+    value: float
+    needs_move: bool
+    shot: Shot
+
+    @property
+    def best_value(self) -> float:
+        """The better of the two; what an action ability must beat."""
+        return max(self.value, self.shot.value)
+
+
 def attack_reach(m: Model) -> int:
     """How far away ``m`` may make a close combat attack (1: adjacent)."""
     for name, spaces in REACH.items():
@@ -189,13 +206,13 @@ class TargetingPolicy(Part):
             return 0.0
         return 0.66 if m.has(KW.NIMBLE) else 0.42
 
-    def attack_value(self, m: Model, mv: int, stunned: bool) -> float:
-        """The value of ``m``'s best attack (melee or ranged) this activation; what an action ability
-        must beat."""
+    def best_attack(self, m: Model, mv: int, stunned: bool) -> Attack:
+        """``m``'s best attack (close combat, Pounce's three more spaces included, and ranged) with
+        movement ``mv`` this activation."""
         reach = mv + (3 if m.has("Pounce") and not stunned else 0)
-        target, value, _ = self.best_target(m, reach, stunned=stunned)
+        target, value, needs_move = self.best_target(m, reach, stunned=stunned)
         shot = self.ranged_option(m, 0 if stunned else mv, stunned=stunned, shuriken=target is None)
-        return max(value, shot.value)
+        return Attack(target, value, needs_move, shot)
 
     def best_target(self, m: Model, reach: int, *, stunned: bool) -> tuple[Model | None, float, bool]:
         """(target, expected value, needs_move)."""
