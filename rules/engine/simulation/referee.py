@@ -16,7 +16,7 @@ one's own Fire is credited to nobody.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..combat import CombatEffect, Side
@@ -53,7 +53,7 @@ class Referee(Part):
 
     # -- the situation -------------------------------------------------------
 
-    def assistants(self, friends: list[Model], opponent: Model, exclude: Model) -> list[Model]:
+    def assistants(self, friends: Sequence[Model], opponent: Model, exclude: Model) -> list[Model]:
         """The ``friends`` (a team's models; those on the board count) that assist against
         ``opponent``: not Stunned, not in Stealth, in contact with the opponent and with no other
         enemy."""
