@@ -907,12 +907,13 @@ def fight(
                 rerolls.append(RerollUse(side, source, pool_side, tuple(range(len(pool)))))
                 spent.append((side, source))
 
-            # 1. whole-pool rerolls when the dice would Injure my own model
-            if policy.use_tokens and _injures(outcome(), side, context):
-                current = outcome()
+            # 1. whole-pool rerolls when the dice would Injure my own model (weighed only with a
+            #    Lucky token, a Curse token on the enemy or an underdog reroll token to spend)
+            tokens = context.attacker_reroll_tokens if side is Side.ATTACKER else context.defender_reroll_tokens
+            current = outcome() if policy.use_tokens and (me.lucky_tokens or enemy.curse_tokens or tokens) else None
+            if current is not None and _injures(current, side, context):
                 target = current[0] or side
                 fresh = {s: not pools[s].rerolled and len(pools[s]) > 0 for s in pools}
-                tokens = context.attacker_reroll_tokens if side is Side.ATTACKER else context.defender_reroll_tokens
                 if me.lucky_tokens and fresh[side] and (target is side or not fresh[other]):
                     whole(side, "Lucky")
                 elif enemy.curse_tokens and fresh[other]:
