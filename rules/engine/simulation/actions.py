@@ -276,8 +276,7 @@ class Actions(Part):
         """Attack (melee or ranged) if it is worth it; False when nothing was done. ``weighed``: the
         policy's :meth:`~.policy.TargetingPolicy.best_attack` for ``mv``, if it is already known."""
         pounce = m.has("Pounce") and not stunned
-        attack = weighed if weighed is not None else self.policy.best_attack(m, mv, stunned)
-        target, value, needs_move, shot = attack.target, attack.value, attack.needs_move, attack.shot
+        target, value, needs_move, shot = weighed if weighed is not None else self.policy.best_attack(m, mv, stunned)
         if shot.target is not None and shot.value >= value:
             self.shoot(m, shot)
             self.gust_of_heaven(m)

@@ -13,9 +13,10 @@ Written down in docs/simulation.md ("Targets", "Deployment", "Underdog tokens").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..combat import DEFAULT_POLICY
 from ..dice import ELEMENTS
@@ -100,8 +101,7 @@ class Shot:
 NO_SHOT = Shot()
 
 
-@dataclass(frozen=True)
-class Attack:
+class Attack(NamedTuple):
     """A model's best attack this activation as the policy weighs it: the close combat target with its
     value and whether it must move first (:meth:`TargetingPolicy.best_target`), and the best ranged
     attack action (:meth:`TargetingPolicy.ranged_option`)."""
@@ -170,20 +170,32 @@ class TargetingPolicy(Part):
         return 1.0 + self.rules.injury_bonus(attacker, target)
 
     def expected_value(self, attacker: Model, target: Model, ctx: FightContext) -> float:
-        a_snap, d_snap = attacker.snapshot(), target.snapshot()
-        n_att, _ = attack_dice(a_snap, d_snap, ctx)
-        n_def, _, _ = defense_dice(a_snap, d_snap, ctx, n_att)
-        p = odds_float(n_att, n_def)
-        spirit, void, earth, air, _water, fire = p[:6]
-        inj = self.injury_value(attacker, target)
-        stun_v = 0.35 * inj if target.stun < 2 else inj
-        if target.moon:
-            inj = stun_v = 0.0
-        if ctx.ranged:
-            return void * inj + earth * stun_v
+        """What attacking ``target`` in ``ctx`` is worth to ``attacker``'s team, from the exact odds of
+        the two pools: an Injury or a Stun of the target, the attacker's own harm (Spirit, Fire)."""
+        return self.values(attacker)(target, ctx)
+
+    def values(self, attacker: Model) -> Callable[[Model, FightContext], float]:
+        """:meth:`expected_value` for ``attacker`` against any target, what depends on the attacker
+        alone read once (its snapshot, what its own Injury and Stun cost). Valid while the attacker
+        does not change (the policy weighs every target with one)."""
+        a_snap = attacker.snapshot()
         self_inj = 0.0 if attacker.moon else self.match.side_policies[attacker.team].self_injury
         self_stun = 0.0 if (attacker.moon or attacker.has(KW.PRECISION_STRIKE)) else 0.3
-        return void * inj + earth * stun_v + fire * (stun_v - self_stun) - spirit * self_inj + 0.02 * air
+
+        def value(target: Model, ctx: FightContext) -> float:
+            d_snap = target.snapshot()
+            n_att, _ = attack_dice(a_snap, d_snap, ctx)
+            n_def, _, _ = defense_dice(a_snap, d_snap, ctx, n_att)
+            spirit, void, earth, air, _water, fire, _none = odds_float(n_att, n_def)
+            inj = self.injury_value(attacker, target)
+            stun_v = 0.35 * inj if target.stun < 2 else inj
+            if target.moon:
+                inj = stun_v = 0.0
+            if ctx.ranged:
+                return void * inj + earth * stun_v
+            return void * inj + earth * stun_v + fire * (stun_v - self_stun) - spirit * self_inj + 0.02 * air
+
+        return value
 
     # -- whom to attack ------------------------------------------------------
 
@@ -223,7 +235,7 @@ class TargetingPolicy(Part):
         p_dodge = self.dodge_chance(m)
         far = attack_reach(m)
         honor = m.has("Honor")
-        context = None  # the board read once for every target (nothing changes while they are weighed)
+        context = values = None  # the board read once for every target (nothing changes while they are weighed)
         for e in self.targets(m, reach):
             adjacent = e.uid in m.engaged
             in_reach = far > 1 and self.board.distance(m, e) <= far
@@ -232,9 +244,8 @@ class TargetingPolicy(Part):
                 continue
             back = (m.uid in e.behind) if adjacent else False
             if context is None:
-                context = self.referee.contexts(m)
-            ctx = context(e, moved=needs_move, spaces=3 if needs_move else 0, back=back)
-            value = self.expected_value(m, e, ctx)
+                context, values = self.referee.contexts(m), self.values(m)
+            value = values(e, context(e, moved=needs_move, spaces=3 if needs_move else 0, back=back))
             if needs_move and e.engaged and not adjacent and not honor and far == 1:
                 value += 0.1  # a chance of a back strike
             if needs_move and m.engaged:
@@ -253,7 +264,7 @@ class TargetingPolicy(Part):
         """(target, value, spaces to move first) of one ranged attack with range ``reach``; the model may
         first move up to ``mv`` closer (never into contact)."""
         best: tuple[Model | None, float, int] = (None, 0.0, 0)
-        context = None
+        context = values = None
         for e in self.board.enemies(m):
             if not self.board.visible(m, e) or e.has(AB.FLASHING_SPEAR):
                 continue
@@ -262,9 +273,8 @@ class TargetingPolicy(Part):
                 continue
             extra = {"shuriken": True} if shuriken else None
             if context is None:
-                context = self.referee.contexts(m)
-            ctx = context(e, moved=need > 0, spaces=need, back=False, ranged=True, extra=extra)
-            v = self.expected_value(m, e, ctx)
+                context, values = self.referee.contexts(m), self.values(m)
+            v = values(e, context(e, moved=need > 0, spaces=need, back=False, ranged=True, extra=extra))
             if v > best[1]:
                 best = (e, v, need)
         return best
@@ -306,8 +316,5 @@ class TargetingPolicy(Part):
 
     def extra_attack_target(self, m: Model, candidates: list[Model]) -> Model:
         """Gale of Blows: the enemy in contact with the best expected value."""
-        ctx = self.referee.contexts(m)
-        return max(
-            candidates,
-            key=lambda e: self.expected_value(m, e, ctx(e, moved=False, spaces=0, back=m.uid in e.behind)),
-        )
+        ctx, values = self.referee.contexts(m), self.values(m)
+        return max(candidates, key=lambda e: values(e, ctx(e, moved=False, spaces=0, back=m.uid in e.behind)))
