@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 class Actions(Part):
     """What a model does in its activation, and the abilities that act at a round's start and end."""
 
+    #: The abilities :meth:`at_round_start` looks for (a model with none of them skips it).
+    ROUND_START = frozenset(("Metal to Dust", "9 Tails", "Yopparai", "Zenith", "Allure", "Dark Curse"))
+    #: The keywords and abilities :meth:`start_activation` looks for after the tokens.
+    ACTIVATION_START = frozenset((KW.TOUGH, KW.FORTUNE, "Lucky", KW.BLOOD_LUST, "Blood Frenzy", "Undertow"))
+
     def __init__(self, match: Match) -> None:
         super().__init__(match)
         self.referee = match.referee
@@ -36,11 +41,15 @@ class Actions(Part):
         self.rules = match.rules
         # the teams with a Wind Gust among their models (keywords do not change during a match)
         self.gusty = {t for t, team in enumerate(self.board.by_team) if any(f.has("Wind Gust") for f in team)}
+        # the models with Entangle, in board order
+        self.entangling = [f for f in self.board.models if f.has("Entangle")]
 
     # -- rounds --------------------------------------------------------------
 
     def at_round_start(self, m: Model) -> None:
         """Metal to Dust, 9 Tails, Yopparai, Zenith, Dark Curse (models on the board)."""
+        if m.ninja.traits.isdisjoint(self.ROUND_START):
+            return
         if m.has("Metal to Dust") and self.journal.test(m, "Metal to Dust"):
             m.metal_to_dust = True
         if m.has("9 Tails") and m.slow == 0:
@@ -114,6 +123,8 @@ class Actions(Part):
         if stunned:
             say(f"{m.name} removes {m.stun} Stun token(s)")
         m.stun = 0
+        if m.ninja.traits.isdisjoint(self.ACTIVATION_START):
+            return
         if m.has(KW.TOUGH) and test(m, "Tough"):
             m.protect += 1
             if m.has("Elixir of Courage"):
@@ -183,8 +194,8 @@ class Actions(Part):
         """Enemies with Entangle whose two-space influence zone holds ``m`` without contact."""
         return [
             e
-            for e in self.board.enemies(m)
-            if e.has("Entangle") and e.uid not in m.engaged and self.board.distance(m, e) <= 2
+            for e in self.entangling
+            if e.team != m.team and e.on_board and e.uid not in m.engaged and self.board.distance(m, e) <= 2
         ]
 
     def dodge(self, m: Model, zone: list[Model] | None = None) -> bool:
@@ -484,7 +495,8 @@ class Actions(Part):
         if not m.on_board:
             return
         tyrant = any(
-            f is not m and f.has("Tyrant") and abs(f.progress - m.progress) <= 4 for f in self.board.on_board(m.team)
+            f is not m and f.team == m.team and f.on_board and abs(f.progress - m.progress) <= 4
+            for f in self.referee.holders["Tyrant"]
         )
         if tyrant and out.defender.harm is not Harm.INJURED and m.moon == 0:
             self.journal.say(f"{m.name} fails its Tyrant and is Stunned")

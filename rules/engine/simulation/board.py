@@ -302,6 +302,8 @@ class Board:
         self._present: tuple[Model, ...] | None = None
         self._team_present: list[tuple[Model, ...] | None] = [None] * teams
         self._enemies: list[tuple[Model, ...] | None] = [None] * teams
+        # the models with Binding Bride, in board order (keywords and abilities do not change in a match)
+        self.brides = [m for m in models if m.has("Binding Bride")]
         self.rng = rng
         self.geo = geometry
         self.journal = journal
@@ -527,13 +529,11 @@ class Board:
         if m.ignores_zones:
             return None
         caught = None
-        for j in self.enemies(m):
+        for j in self.brides:
+            if j.team == m.team or j.where != BOARD:
+                continue
             front = BOARD_DEPTH - j.progress - 1
-            if (
-                j.has("Binding Bride")
-                and m.progress < front <= new
-                and (caught is None or front < BOARD_DEPTH - caught.progress - 1)
-            ):
+            if m.progress < front <= new and (caught is None or front < BOARD_DEPTH - caught.progress - 1):
                 caught = j
         return caught
 
