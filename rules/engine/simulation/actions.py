@@ -265,10 +265,14 @@ class Actions(Part):
 
     def search_option(self, m: Model, stunned: bool) -> bool:
         """Search when the only enemies around are in Stealth."""
+        if m.engaged:
+            return False
         enemies = self.board.enemies(m)
         hidden = [e for e in enemies if e.stealth and self.board.distance(m, e) <= 2]
-        visible = [e for e in enemies if not e.stealth and self.board.distance(m, e) - 1 <= self.movement(m)]
-        if not hidden or visible or m.engaged:
+        if not hidden:
+            return False
+        reach = self.movement(m) + 1  # a visible enemy it could charge instead
+        if any(not e.stealth and self.board.distance(m, e) <= reach for e in enemies):
             return False
         ok = self.journal.test(m, "search")
         m.stealth = False

@@ -29,6 +29,21 @@ if TYPE_CHECKING:
     from .match import Match
 
 
+def ranged_profile(m: Model) -> tuple[int, frozenset[Element], bool, bool]:
+    """``m``'s ranged attack as a :class:`~rules.engine.keywords.FightContext` has it: the profile's
+    Attack bonus, the results that do something (Earth and Void; Air when the profile says it may be
+    chosen), whether a Spirit rolled Poisons the target (the profile, Deadly Poison) and whether
+    Earth and Void only Stun (Mountain Flute: no bonus either)."""
+    text = m.ninja.ranged_text
+    effects = {Element.EARTH, Element.VOID}
+    if "Air may be chosen" in text:
+        effects.add(Element.AIR)
+    spirit_poisons = "target is Poisoned" in text or m.has("Deadly Poison")
+    if not m.ninja.ranged and m.has("Mountain Flute"):
+        return 0, frozenset(effects), spirit_poisons, True
+    return m.ninja.ranged_attack_bonus, frozenset(effects), spirit_poisons, False
+
+
 def is_rival(yobuko: Model, target: Model) -> bool:
     """Supreme Master of the Fist: a rival has Attack or Defense at least the Yobuko's Attack."""
     return max(target.ninja.attack, target.ninja.defense) >= yobuko.ninja.attack
@@ -47,8 +62,10 @@ class Referee(Part):
         self.holders = {
             name: [m for m in self.board.models if m.has(name)] for name in ("Tyrant", "Resolute Melody", KW.SENSEI)
         }
-        # The contexts made in this match, by their fields: a context is frozen, so the one made for
-        # the same fields is given again (the policy weighs many targets in the same situation).
+        # Each model's ranged attack as a context has it, by uid (its profile does not change).
+        self.ranged_profiles = [ranged_profile(m) for m in self.board.models]
+        # The contexts made in this match, by what they were made from: a context is frozen, so the
+        # one made for the same situation is given again (the policy weighs many targets in the same).
         self.made: dict[tuple, FightContext] = {}
 
     # -- the situation -------------------------------------------------------
@@ -121,38 +138,17 @@ class Referee(Part):
                     side_d.reroll_tokens,
                     side_d.sensei_ready and self._holds_on_board(KW.SENSEI, t_d),
                 )
-            bonus_a = bonus_d = 0
-            if ranged:
-                kw: dict = dict(
-                    attacker_moved=moved,
-                    spaces_moved=spaces,
-                    ranged=True,
-                    ranged_bonus=attacker.ninja.ranged_attack_bonus,
-                )
-                text = attacker.ninja.ranged_text
-                effects = {Element.EARTH, Element.VOID}
-                if "Air may be chosen" in text:
-                    effects.add(Element.AIR)
-                kw["ranged_effects"] = frozenset(effects)
-                if "target is Poisoned" in text or attacker.has("Deadly Poison"):
-                    kw["spirit_poisons"] = True
-                if not attacker.ninja.ranged and attacker.has("Mountain Flute"):
-                    kw.update(ranged_bonus=0, earth_void_stun=True)
-            else:
+            # close combat: the assists on either side (Combined Attack, Guard, Best Friends), the back strike
+            n_a = n_d = combined = guard = bonus_a = bonus_d = 0
+            if not ranged:
                 a_help = helpers.get(target.uid, [])
                 d_help = [] if target.no_defense else [f for f in d_team[0] if f is not target]
-                kw = dict(
-                    attacker_moved=moved,
-                    spaces_moved=spaces,
-                    assists_attacker=len(a_help),
-                    assists_defender=len(d_help),
-                    combined_attack_assists=sum(1 for f in a_help if f.has(KW.COMBINED_ATTACK)) if a_help else 0,
-                    guard_assists=sum(1 for f in d_help if f.has(KW.GUARD)) if d_help else 0,
-                    back_strike=back,
-                )
+                n_a, n_d = len(a_help), len(d_help)
                 if a_help:
+                    combined = sum(1 for f in a_help if f.has(KW.COMBINED_ATTACK))
                     bonus_a = self.best_friends(attacker, a_help)
                 if d_help:
+                    guard = sum(1 for f in d_help if f.has(KW.GUARD))
                     bonus_d = self.best_friends(target, d_help)
             bonus, notes = bonus_a, ["Best Friends +1"] if bonus_a else []
             if tyrant:
@@ -167,22 +163,59 @@ class Referee(Part):
                         d_bonus += 1
                         notes.append("Resolute Melody +1")
                         break
-            if supreme and is_rival(attacker, target):
-                kw["rival"] = True
-            kw.update(
-                attack_bonus=bonus,
-                defense_bonus=d_bonus,
-                bonus_notes=tuple(notes),
-                attacker_reroll_tokens=side_a.reroll_tokens,
-                defender_reroll_tokens=d_team[1],
-                attacker_sensei=attacker_sensei,
-                defender_sensei=d_team[2],
+            rival = supreme and is_rival(attacker, target)
+            bonus_notes = tuple(notes)
+            # what the attack itself brings: the attacker's ranged profile, or the assists and the back strike
+            shape = self.ranged_profiles[attacker.uid] if ranged else (n_a, n_d, combined, guard, back)
+            # everything the context is made from
+            key = (
+                ranged,
+                shape,
+                moved,
+                spaces,
+                bonus,
+                d_bonus,
+                bonus_notes,
+                rival,
+                side_a.reroll_tokens,
+                attacker_sensei,
+                d_team[1],
+                d_team[2],
+                tuple(extra.items()) if extra else (),
             )
-            if extra:
-                kw.update(extra)
-            key = tuple(kw.items())
             ctx = self.made.get(key)
             if ctx is None:
+                kw: dict = dict(
+                    attacker_moved=moved,
+                    spaces_moved=spaces,
+                    attack_bonus=bonus,
+                    defense_bonus=d_bonus,
+                    bonus_notes=bonus_notes,
+                    rival=rival,
+                    attacker_reroll_tokens=side_a.reroll_tokens,
+                    defender_reroll_tokens=d_team[1],
+                    attacker_sensei=attacker_sensei,
+                    defender_sensei=d_team[2],
+                )
+                if ranged:
+                    ranged_bonus, effects, spirit_poisons, earth_void_stun = shape
+                    kw.update(
+                        ranged=True,
+                        ranged_bonus=ranged_bonus,
+                        ranged_effects=effects,
+                        spirit_poisons=spirit_poisons,
+                        earth_void_stun=earth_void_stun,
+                    )
+                else:
+                    kw.update(
+                        assists_attacker=n_a,
+                        assists_defender=n_d,
+                        combined_attack_assists=combined,
+                        guard_assists=guard,
+                        back_strike=back,
+                    )
+                if extra:
+                    kw.update(extra)
                 ctx = self.made[key] = FightContext(**kw)
             return ctx
 

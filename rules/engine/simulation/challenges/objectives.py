@@ -149,9 +149,7 @@ class SentryGuarded(Challenge):
         lowest Defense, the most Stun tokens."""
         board = self.board
         seen = [
-            (board.sentry_distance(s, m), m)
-            for m in board.on_board()
-            if not m.stealth and board.sentry_distance(s, m) <= SENTRY_SIGHT
+            (d, m) for m in board.on_board() if not m.stealth and (d := board.sentry_distance(s, m)) <= SENTRY_SIGHT
         ]
         if not seen:
             return None
