@@ -119,6 +119,8 @@ class Attack(NamedTuple):
 
 def attack_reach(m: Model) -> int:
     """How far away ``m`` may make a close combat attack (1: adjacent)."""
+    if m.ninja.traits.isdisjoint(REACH):
+        return 1
     for name, spaces in REACH.items():
         if m.has(name):
             return spaces
