@@ -141,6 +141,9 @@ class TargetingPolicy(Part):
         super().__init__(match)
         self.rules = match.rules
         self.referee = match.referee
+        # each team's models in deployment and Healing House order: the strongest first, the first
+        # on the board on a tie (a model's strength does not change during a match)
+        self.ranked = [sorted(team, key=lambda m: (-self.strength(m), m.uid)) for team in self.board.by_team]
 
     # -- who goes where and when ---------------------------------------------
 
