@@ -126,8 +126,13 @@ class Abilities(Part):
         if m.stealth or m.engaged or not self.match.side_policies[m.team].hide:
             return NOTHING
         enemies = self.board.enemies(m)
-        gaps = [self.board.distance(m, e) for e in enemies]
-        if not gaps or min(gaps) <= 2:
+        gaps = []
+        for e in enemies:
+            gap = self.board.distance(m, e)
+            if gap <= 2:
+                return NOTHING  # too close to be out of its sight
+            gaps.append(gap)
+        if not gaps:
             return NOTHING
         threat = any(g - 1 <= self.match.actions.movement(e) for e, g in zip(enemies, gaps) if not e.activated)
         if not threat:

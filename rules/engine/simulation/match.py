@@ -189,11 +189,11 @@ class Match:
         while True:
             any_active = False
             for t in order:
-                cands = [m for m in self.board.on_board(t) if not m.activated]
-                if not cands:
+                m = self.policy.next_to_activate(t)
+                if m is None:
                     continue
                 any_active = True
-                self.actions.activate(min(cands, key=self.policy.activation_order_key))
+                self.actions.activate(m)
                 if self.score.winner is not None:
                     return
             if not any_active:

@@ -22,7 +22,7 @@ from ..combat import DEFAULT_POLICY
 from ..dice import ELEMENTS
 from ..keywords import AB, KW, FightContext, attack_dice, defense_dice
 from ..odds import combat_odds
-from .board import Model
+from .board import BOARD, Model
 from .part import Part
 from .referee import is_rival
 
@@ -144,6 +144,8 @@ class TargetingPolicy(Part):
         # each team's models in deployment and Healing House order: the strongest first, the first
         # on the board on a tie (a model's strength does not change during a match)
         self.ranked = [sorted(team, key=lambda m: (-self.strength(m), m.uid)) for team in self.board.by_team]
+        # each team's models by Attack, the strongest first (the activation order among equals)
+        self.by_attack = [sorted(team, key=lambda m: (-m.ninja.attack, m.uid)) for team in self.board.by_team]
 
     # -- who goes where and when ---------------------------------------------
 
@@ -158,9 +160,19 @@ class TargetingPolicy(Part):
         if friends:
             m.best_friend = max(friends, key=lambda f: (self.strength(f), -f.uid)).uid
 
-    def activation_order_key(self, m: Model) -> tuple:
-        """The lowest activates next: models in contact, then those already advanced, strongest Attack first."""
-        return (0 if m.engaged else 1 if m.progress > 0 else 2, -m.ninja.attack, m.uid)
+    def next_to_activate(self, t: int) -> Model | None:
+        """Team ``t``'s model on the board that activates next (None when all have): models in contact,
+        then those already advanced, then the rest; the strongest Attack first among them."""
+        best, best_rank = None, 3
+        for m in self.by_attack[t]:
+            if m.activated or m.where != BOARD:
+                continue
+            rank = 0 if m.engaged else 1 if m.progress > 0 else 2
+            if rank < best_rank:
+                best, best_rank = m, rank
+                if rank == 0:
+                    break
+        return best
 
     def wants_moon_power(self, m: Model) -> bool:
         """Underdog's Moon Power token: given to a model about to fight."""
@@ -205,14 +217,14 @@ class TargetingPolicy(Part):
     # -- whom to attack ------------------------------------------------------
 
     def targets(self, m: Model, reach: int) -> list[Model]:
-        out = []
-        far = attack_reach(m)
-        for e in self.board.enemies(m):
-            if not self.board.visible(m, e):
-                continue
-            if e.uid in m.engaged or self.board.distance(m, e) - far <= reach:
-                out.append(e)
-        return out
+        """The enemies ``m`` sees that it is in contact with or can reach (``reach``: the spaces it
+        may move first)."""
+        board, far = self.board, attack_reach(m)
+        return [
+            e
+            for e in board.enemies(m)
+            if board.visible(m, e) and (e.uid in m.engaged or board.distance(m, e) - far <= reach)
+        ]
 
     def dodge_chance(self, m: Model) -> float:
         """The policy's estimate that ``m`` gets out of contact (0 when Allure or Spirit Power hold it)."""
