@@ -988,9 +988,10 @@ def fight(
             # the attacker's own Fire stuns it; the defender's Fire is an enemy effect
             a_by_enemy = result.chooser is Side.DEFENDER
 
-    if (Side.ATTACKER, "Mastery") in spent:
+    # a Mastery spent on a reroll is gone for a Resilient roll (only harm coming in is rolled for)
+    if a_in is not Harm.NONE and (Side.ATTACKER, "Mastery") in spent:
         attacker = replace(attacker, mastery_ready=False)
-    if (Side.DEFENDER, "Mastery") in spent:
+    if d_in is not Harm.NONE and (Side.DEFENDER, "Mastery") in spent:
         defender = replace(defender, mastery_ready=False)
     a_suffered = suffer(attacker, a_in, by_enemy=a_by_enemy, rng=rng)
     d_suffered = suffer(defender, d_in, by_enemy=True, rng=rng)

@@ -60,7 +60,8 @@ class Referee(Part):
         # The models that hold a trait :meth:`context` looks for around every fight (a model's
         # keywords and abilities do not change during a match), in board order.
         self.holders = {
-            name: [m for m in self.board.models if m.has(name)] for name in ("Tyrant", "Resolute Melody", KW.SENSEI)
+            name: [m for m in self.board.models if m.has(name)]
+            for name in ("Tyrant", "Resolute Melody", KW.SENSEI, "Healing Herbs")
         }
         # Each model's ranged attack as a context has it, by uid (its profile does not change).
         self.ranged_profiles = [ranged_profile(m) for m in self.board.models]
@@ -349,8 +350,14 @@ class Referee(Part):
             return
         say = self.journal.say
         # Healing Herbs: an adjacent friendly madoushi Stuns itself instead
-        for herb in self.board.on_board(victim.team):
-            if herb is not victim and herb.has("Healing Herbs") and herb.stun == 0 and (herb.engaged & victim.engaged):
+        for herb in self.holders["Healing Herbs"]:
+            if (
+                herb.team == victim.team
+                and herb.where == BOARD
+                and herb is not victim
+                and herb.stun == 0
+                and (herb.engaged & victim.engaged)
+            ):
                 say(f"{herb.name} uses Healing Herbs: {victim.name} ignores the Injury")
                 herb.stun += 1
                 return
