@@ -41,6 +41,9 @@ STATUS_TOKENS = {
     "Stun": "stun",
 }
 
+#: What lets a model move through influence zones without a dodge (as Moon Power does).
+ZONES_IGNORED_WITH = frozenset(("Movement Rig", "Banzai"))
+
 #: The zones a model can be in.
 BOARD, TRAINING, HEALING, OUT = "board", "training", "healing", "out"
 
@@ -196,7 +199,7 @@ class Model:
     @property
     def ignores_zones(self) -> bool:
         """Moves through influence zones without a dodge (Moon Power, Movement Rig, Banzai)."""
-        return self.moon > 0 or self.has("Movement Rig") or self.has("Banzai")
+        return self.moon > 0 or not self.ninja.traits.isdisjoint(ZONES_IGNORED_WITH)
 
     @property
     def shooting_range(self) -> int:

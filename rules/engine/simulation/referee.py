@@ -230,7 +230,7 @@ class Referee(Part):
         """Best Friends: +1 more (the assist is +2) when the Inu Clan Kaiken's chosen friend assists it,
         or the kaiken assists its chosen friend."""
         for h in helpers:
-            if (m.has("Best Friends") and m.best_friend == h.uid) or (h.has("Best Friends") and h.best_friend == m.uid):
+            if (m.best_friend == h.uid and m.has("Best Friends")) or (h.best_friend == m.uid and h.has("Best Friends")):
                 return 1
         return 0
 

@@ -42,10 +42,8 @@ class SimNinja:
         object.__setattr__(self, "abilities", frozenset(self.abilities))
         # Keywords and abilities in one set: ``has`` is the simulator's most frequent question.
         object.__setattr__(self, "traits", self.keywords | self.abilities)
-
-    @property
-    def is_chunin(self) -> bool:
-        return self.kind == "chunin"
+        # Asked for every target the policy weighs (Brawl's points) and every Stun credited.
+        object.__setattr__(self, "is_chunin", self.kind == "chunin")
 
     @property
     def is_hero(self) -> bool:
