@@ -20,7 +20,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Literal
 
-from .dice import Element, roll_dice
+from .dice import Element, as_element, roll_dice
 
 __all__ = [
     "AffinityTest",
@@ -87,14 +87,14 @@ def choose_affinity(
     of a plain test, and it is recorded in the result).
     """
     if isinstance(affinities, (Element, str)):
-        options = (Element(affinities),)
+        options = (as_element(affinities),)
     else:
-        options = tuple(Element(a) for a in affinities)
+        options = tuple([as_element(a) for a in affinities])
     if not options:
         raise ValueError("a model needs at least one affinity to make a test")
     if chosen is None:
         return options[0]
-    element = Element(chosen)
+    element = as_element(chosen)
     if element not in options:
         raise ValueError(f"{element.value} is not one of the model's affinities")
     return element

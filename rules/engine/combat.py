@@ -127,7 +127,7 @@ def combat_effect(result: Element | None, *, ranged: bool = False) -> CombatEffe
     """
     if result is None:
         return CombatEffect.NO_EFFECT
-    result = Element(result)
+    result = as_element(result)
     if ranged and result not in (Element.EARTH, Element.VOID):
         return CombatEffect.NO_EFFECT
     return _EFFECTS[result]

@@ -152,7 +152,7 @@ class DicePool:
     @property
     def rerollable(self) -> tuple[int, ...]:
         """Indices of dice that may still be rerolled."""
-        return tuple(i for i in range(len(self.faces)) if i not in self.rerolled)
+        return tuple([i for i in range(len(self.faces)) if i not in self.rerolled])
 
 
 def roll_pool(n: int, *, rng: random.Random) -> DicePool:

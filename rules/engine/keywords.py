@@ -233,6 +233,8 @@ class CombatantSnapshot:
         object.__setattr__(self, "affinities", tuple([as_element(a) for a in self.affinities]))
         object.__setattr__(self, "keywords", frozenset(self.keywords))
         object.__setattr__(self, "abilities", frozenset(self.abilities))
+        # Keywords and abilities in one set: ``has`` is a fight's most frequent question.
+        object.__setattr__(self, "traits", self.keywords | self.abilities)
 
     @property
     def stunned(self) -> bool:
@@ -240,7 +242,7 @@ class CombatantSnapshot:
 
     def has(self, name: str) -> bool:
         """True if the model has keyword or special ability ``name``."""
-        return name in self.keywords or name in self.abilities
+        return name in self.traits
 
     @property
     def mastery(self) -> Element | None:
@@ -450,7 +452,7 @@ def attack_dice(
         if assist_bonus:
             notes.append(f"assists +{assist_bonus}")
         back = context.back_strike and not master_swordsman and not defender.has(KW.YAMAZARUS_TAIL)
-        back_bonus = 2 if attacker.has(KW.BACKSTAB) else 1
+        back_bonus = 2 if back and attacker.has(KW.BACKSTAB) else 1
         if back:
             notes.append(f"back strike +{back_bonus}")
         if attacker.in_stealth:
@@ -458,23 +460,23 @@ def attack_dice(
             if attacker.has(AB.FROM_THE_DEEP):
                 bonus += 2
                 notes.append("From the Deep +2")
-        if attacker.has(KW.FOCUS) and not context.attacker_moved:
+        if not context.attacker_moved and attacker.has(KW.FOCUS):
             bonus += 1
             notes.append("Focus +1")
-        if attacker.has(KW.TORAS_CLAWS) and defender.stunned:
+        if defender.stunned and attacker.has(KW.TORAS_CLAWS):
             bonus += 1
             notes.append("Tora's Claws +1")
         defender_assisted = context.assists_defender > 0 and not defender.no_defense_dice
-        if attacker.has(KW.EMPTINESS) and defender_assisted and assist_bonus == 0:
+        if defender_assisted and assist_bonus == 0 and attacker.has(KW.EMPTINESS):
             bonus += 1
             notes.append("Emptiness +1")
-        if attacker.has(KW.IJINS_HORNS) and context.attacker_moved and context.spaces_moved >= 3:
+        if context.attacker_moved and context.spaces_moved >= 3 and attacker.has(KW.IJINS_HORNS):
             bonus += 1
             notes.append("Ijin's Horns +1")
         if attacker.has(AB.SPIRIT_HUNTER) and _affinity_overlap(defender, (Element.SPIRIT, Element.VOID)):
             bonus += 1
             notes.append("Spirit Hunter +1")
-        if attacker.has(AB.SUPREME_MASTER) and context.rival:
+        if context.rival and attacker.has(AB.SUPREME_MASTER):
             bonus += 1
             notes.append("rival +1")
         dice = attack_pool_size(
@@ -516,18 +518,18 @@ def defense_dice(
         assist_bonus = context.assists_defender + min(context.guard_assists, context.assists_defender)
         if assist_bonus:
             notes.append(f"assists +{assist_bonus}")
-    if defender.has(KW.TIDAL_WAVE) and defender.tidal_wave_ready:
+    if defender.tidal_wave_ready and defender.has(KW.TIDAL_WAVE):
         bonus += 1
         tidal = True
         notes.append("Tidal Wave +1")
-    if defender.has(AB.IMMOVABLE) and not defender.has_activated:
+    if not defender.has_activated and defender.has(AB.IMMOVABLE):
         bonus += 2
         notes.append("Immovable +2")
     if defender.has(AB.SPIRIT_HUNTER) and _affinity_overlap(attacker, (Element.SPIRIT, Element.VOID)):
         bonus += 1
         notes.append("Spirit Hunter +1")
     dice = defense_pool_size(defender.defense, assist_bonus=assist_bonus, modifier=bonus)
-    if defender.has(KW.DAUNTLESS) and dice < attack_pool:
+    if dice < attack_pool and defender.has(KW.DAUNTLESS):
         notes.append(f"Dauntless ({dice} -> {attack_pool})")
         dice = attack_pool
     return dice, tuple(notes), tidal
@@ -907,12 +909,13 @@ def fight(
                 rerolls.append(RerollUse(side, source, pool_side, tuple(range(len(pool)))))
                 spent.append((side, source))
 
-            # 1. whole-pool rerolls when the dice would Injure my own model
-            if policy.use_tokens and _injures(outcome(), side, context):
-                current = outcome()
+            # 1. whole-pool rerolls when the dice would Injure my own model (weighed only with a
+            #    Lucky token, a Curse token on the enemy or an underdog reroll token to spend)
+            tokens = context.attacker_reroll_tokens if side is Side.ATTACKER else context.defender_reroll_tokens
+            current = outcome() if policy.use_tokens and (me.lucky_tokens or enemy.curse_tokens or tokens) else None
+            if current is not None and _injures(current, side, context):
                 target = current[0] or side
                 fresh = {s: not pools[s].rerolled and len(pools[s]) > 0 for s in pools}
-                tokens = context.attacker_reroll_tokens if side is Side.ATTACKER else context.defender_reroll_tokens
                 if me.lucky_tokens and fresh[side] and (target is side or not fresh[other]):
                     whole(side, "Lucky")
                 elif enemy.curse_tokens and fresh[other]:
@@ -985,9 +988,10 @@ def fight(
             # the attacker's own Fire stuns it; the defender's Fire is an enemy effect
             a_by_enemy = result.chooser is Side.DEFENDER
 
-    if (Side.ATTACKER, "Mastery") in spent:
+    # a Mastery spent on a reroll is gone for a Resilient roll (only harm coming in is rolled for)
+    if a_in is not Harm.NONE and (Side.ATTACKER, "Mastery") in spent:
         attacker = replace(attacker, mastery_ready=False)
-    if (Side.DEFENDER, "Mastery") in spent:
+    if d_in is not Harm.NONE and (Side.DEFENDER, "Mastery") in spent:
         defender = replace(defender, mastery_ready=False)
     a_suffered = suffer(attacker, a_in, by_enemy=a_by_enemy, rng=rng)
     d_suffered = suffer(defender, d_in, by_enemy=True, rng=rng)

@@ -16,8 +16,9 @@ Two exact enumerations are provided:
 * :func:`combat_odds` -- the same sum, factorised by opposition pair (the
   three pairs Spirit/Void, Earth/Air, Fire/Water never interact during
   eliminations): per pair we enumerate the counts of its two faces, keep
-  only (dice left per side, which faces are left per side), and convolve
-  the three pairs with binomial weights.  Same integers, much faster.
+  only (how many more dice the attacker has left than the defender, which
+  faces are left per side), and convolve the three pairs with binomial
+  weights.  Same integers, much faster.
   Results are cached per ``(attack, defense, policy)``.
 
 Probabilities are keyed by the chosen element, with ``None`` for "every die
@@ -33,7 +34,7 @@ from fractions import Fraction
 from functools import cache
 from math import comb, factorial
 
-from .combat import DEFAULT_POLICY, ChoosingPolicy, Side, choosing_side, resolve_counts
+from .combat import DEFAULT_POLICY, ChoosingPolicy, Side, resolve_counts
 from .dice import ELEMENTS, OPPOSITION_PAIRS, Element
 
 __all__ = [
@@ -52,9 +53,13 @@ __all__ = [
 MAX_DICE = 30
 
 Outcome = tuple[Side | None, Element | None]
-# State after eliminations: (attacker dice left, defender dice left,
-# bitmask of elements among attacker's dice left, same for defender).
-State = tuple[int, int, int, int]
+# State after eliminations: (attacker dice left minus defender dice left,
+# bitmask of elements among attacker's dice left, same for defender).  The
+# result reads no more: the sign of the difference says who chooses (the
+# attacker on a tie), the chooser's mask what it may choose, and no die is
+# left when both masks are empty.  The difference adds up over the pairs, so
+# the pairs convolve on fewer states than with both counts kept apart.
+State = tuple[int, int, int]
 
 _BIT = {e: 1 << i for i, e in enumerate(ELEMENTS)}
 
@@ -98,15 +103,15 @@ def _pair_table(pair: int, na: int, nd: int) -> dict[State, int]:
             dx_left, dy_left = dx - min(dx, ay), dy - min(dy, ax)
             amask = (_BIT[x] if ax_left else 0) | (_BIT[y] if ay_left else 0)
             dmask = (_BIT[x] if dx_left else 0) | (_BIT[y] if dy_left else 0)
-            key = (ax_left + ay_left, dx_left + dy_left, amask, dmask)
+            key = (ax_left + ay_left - dx_left - dy_left, amask, dmask)
             table[key] += comb(na, ax) * comb(nd, dx)
     return dict(table)
 
 
 def _convolve(left: dict[State, int], right: dict[State, int], weight: int, out: dict[State, int]) -> None:
-    for (a1, d1, am1, dm1), w1 in left.items():
-        for (a2, d2, am2, dm2), w2 in right.items():
-            out[(a1 + a2, d1 + d2, am1 | am2, dm1 | dm2)] += weight * w1 * w2
+    for (s1, am1, dm1), w1 in left.items():
+        for (s2, am2, dm2), w2 in right.items():
+            out[(s1 + s2, am1 | am2, dm1 | dm2)] += weight * w1 * w2
 
 
 @cache
@@ -148,11 +153,12 @@ def _mask_elements(mask: int) -> frozenset[Element]:
 def _detailed_counts(attack: int, defense: int, policy: ChoosingPolicy) -> dict[Outcome, int]:
     counts: dict[Outcome, int] = defaultdict(int)
     choice_cache: dict[tuple[Side, int], Element] = {}
-    for (a_left, d_left, amask, dmask), n in _state_counts(attack, defense).items():
-        chooser = choosing_side(a_left, d_left)
-        if chooser is None:
+    for (margin, amask, dmask), n in _state_counts(attack, defense).items():
+        if not amask and not dmask:
             counts[(None, None)] += n
             continue
+        # who has more dice left chooses, the attacker on a tie (:func:`~.combat.choosing_side`)
+        chooser = Side.ATTACKER if margin >= 0 else Side.DEFENDER
         mask = amask if chooser is Side.ATTACKER else dmask
         key = (chooser, mask)
         if key not in choice_cache:

@@ -81,6 +81,8 @@ class Abilities(Part):
         super().__init__(match)
         self.referee = match.referee
         self.policy = match.policy
+        # each model's action abilities, by uid (keywords and abilities do not change during a match)
+        self.own_actions = [tuple(n for n in self.ACTION_ABILITIES if m.has(n)) for m in self.board.models]
         self.options: dict[str, Callable[[Model], Option]] = {
             KW.HEALING: self.healing,
             KW.SICKEN: self.sicken,
@@ -104,11 +106,10 @@ class Abilities(Part):
         """The best action ``m`` can take instead of attacking, from where it stands: its action
         abilities, going into Stealth, a positive shrine's token. (value, do)."""
         best = NOTHING
-        for name in self.ACTION_ABILITIES:
-            if m.has(name):
-                value, do = self.options[name](m)
-                if do is not None and value > best[0]:
-                    best = (value, do)
+        for name in self.own_actions[m.uid]:
+            value, do = self.options[name](m)
+            if do is not None and value > best[0]:
+                best = (value, do)
         for name in self.COMMON_ACTIONS:
             value, do = self.options[name](m)
             if do is not None and value > best[0]:
@@ -125,8 +126,13 @@ class Abilities(Part):
         if m.stealth or m.engaged or not self.match.side_policies[m.team].hide:
             return NOTHING
         enemies = self.board.enemies(m)
-        gaps = [self.board.distance(m, e) for e in enemies]
-        if not gaps or min(gaps) <= 2:
+        gaps = []
+        for e in enemies:
+            gap = self.board.distance(m, e)
+            if gap <= 2:
+                return NOTHING  # too close to be out of its sight
+            gaps.append(gap)
+        if not gaps:
             return NOTHING
         threat = any(g - 1 <= self.match.actions.movement(e) for e, g in zip(enemies, gaps) if not e.activated)
         if not threat:

@@ -20,7 +20,7 @@ from ..keywords import AB, KW, FightContext, FightOutcome, Harm
 from .abilities import MIN_VALUE
 from .board import BOARD_DEPTH, OUT, Model
 from .part import Part
-from .policy import Shot, attack_reach
+from .policy import Attack, Shot, attack_reach
 
 if TYPE_CHECKING:
     from .match import Match
@@ -29,6 +29,11 @@ if TYPE_CHECKING:
 class Actions(Part):
     """What a model does in its activation, and the abilities that act at a round's start and end."""
 
+    #: The abilities :meth:`at_round_start` looks for (a model with none of them skips it).
+    ROUND_START = frozenset(("Metal to Dust", "9 Tails", "Yopparai", "Zenith", "Allure", "Dark Curse"))
+    #: The keywords and abilities :meth:`start_activation` looks for after the tokens.
+    ACTIVATION_START = frozenset((KW.TOUGH, KW.FORTUNE, "Lucky", KW.BLOOD_LUST, "Blood Frenzy", "Undertow"))
+
     def __init__(self, match: Match) -> None:
         super().__init__(match)
         self.referee = match.referee
@@ -36,11 +41,15 @@ class Actions(Part):
         self.rules = match.rules
         # the teams with a Wind Gust among their models (keywords do not change during a match)
         self.gusty = {t for t, team in enumerate(self.board.by_team) if any(f.has("Wind Gust") for f in team)}
+        # the models with Entangle, in board order
+        self.entangling = [f for f in self.board.models if f.has("Entangle")]
 
     # -- rounds --------------------------------------------------------------
 
     def at_round_start(self, m: Model) -> None:
         """Metal to Dust, 9 Tails, Yopparai, Zenith, Dark Curse (models on the board)."""
+        if m.ninja.traits.isdisjoint(self.ROUND_START):
+            return
         if m.has("Metal to Dust") and self.journal.test(m, "Metal to Dust"):
             m.metal_to_dust = True
         if m.has("9 Tails") and m.slow == 0:
@@ -79,13 +88,15 @@ class Actions(Part):
             self.end_activation(m)
             return
         mv = self.movement(m)
-        if self.special_action(m, mv, stunned):
+        used, weighed = self.special_action(m, mv, stunned)
+        if used:
             self.end_activation(m)
             return
         for i in range(actions):
             if not m.on_board:
                 break
-            acted = self.combat_action(m, mv if i == 0 else 0, stunned)
+            # the first action is the attack the special action was weighed against (nothing has moved)
+            acted = self.combat_action(m, mv, stunned, weighed) if i == 0 else self.combat_action(m, 0, stunned)
             if not acted:
                 if i == 0 and not stunned:
                     self.run(m, mv)
@@ -112,6 +123,8 @@ class Actions(Part):
         if stunned:
             say(f"{m.name} removes {m.stun} Stun token(s)")
         m.stun = 0
+        if m.ninja.traits.isdisjoint(self.ACTIVATION_START):
+            return
         if m.has(KW.TOUGH) and test(m, "Tough"):
             m.protect += 1
             if m.has("Elixir of Courage"):
@@ -129,14 +142,18 @@ class Actions(Part):
         if m.has("Undertow"):
             self.match.abilities.undertow(m)
 
-    def special_action(self, m: Model, mv: int, stunned: bool) -> bool:
+    def special_action(self, m: Model, mv: int, stunned: bool) -> tuple[bool, Attack | None]:
         """An action ability instead of an attack or a run, when the policy values it more
-        (:meth:`.abilities.Abilities.action_option` against the best attack); True if one was used."""
+        (:meth:`.abilities.Abilities.action_option` against the best attack): whether one was used,
+        and the best attack when it was weighed."""
         value, do = self.match.abilities.action_option(m)
-        if do is None or value < MIN_VALUE or value <= self.policy.attack_value(m, mv, stunned):
-            return False
+        if do is None or value < MIN_VALUE:
+            return False, None
+        attack = self.policy.best_attack(m, mv, stunned)
+        if value <= attack.best_value:
+            return False, attack
         do()
-        return True
+        return True, attack
 
     def end_activation(self, m: Model) -> None:
         m.activated = True
@@ -177,8 +194,8 @@ class Actions(Part):
         """Enemies with Entangle whose two-space influence zone holds ``m`` without contact."""
         return [
             e
-            for e in self.board.enemies(m)
-            if e.has("Entangle") and e.uid not in m.engaged and self.board.distance(m, e) <= 2
+            for e in self.entangling
+            if e.team != m.team and e.on_board and e.uid not in m.engaged and self.board.distance(m, e) <= 2
         ]
 
     def dodge(self, m: Model, zone: list[Model] | None = None) -> bool:
@@ -248,10 +265,14 @@ class Actions(Part):
 
     def search_option(self, m: Model, stunned: bool) -> bool:
         """Search when the only enemies around are in Stealth."""
+        if m.engaged:
+            return False
         enemies = self.board.enemies(m)
         hidden = [e for e in enemies if e.stealth and self.board.distance(m, e) <= 2]
-        visible = [e for e in enemies if not e.stealth and self.board.distance(m, e) - 1 <= self.movement(m)]
-        if not hidden or visible or m.engaged:
+        if not hidden:
+            return False
+        reach = self.movement(m) + 1  # a visible enemy it could charge instead
+        if any(not e.stealth and self.board.distance(m, e) <= reach for e in enemies):
             return False
         ok = self.journal.test(m, "search")
         m.stealth = False
@@ -266,12 +287,11 @@ class Actions(Part):
 
     # -- attacking -----------------------------------------------------------
 
-    def combat_action(self, m: Model, mv: int, stunned: bool) -> bool:
-        """Attack (melee or ranged) if it is worth it; False when nothing was done."""
+    def combat_action(self, m: Model, mv: int, stunned: bool, weighed: Attack | None = None) -> bool:
+        """Attack (melee or ranged) if it is worth it; False when nothing was done. ``weighed``: the
+        policy's :meth:`~.policy.TargetingPolicy.best_attack` for ``mv``, if it is already known."""
         pounce = m.has("Pounce") and not stunned
-        reach = mv + (3 if pounce else 0)
-        target, value, needs_move = self.policy.best_target(m, reach, stunned=stunned)
-        shot = self.policy.ranged_option(m, 0 if stunned else mv, stunned=stunned, shuriken=target is None)
+        target, value, needs_move, shot = weighed if weighed is not None else self.policy.best_attack(m, mv, stunned)
         if shot.target is not None and shot.value >= value:
             self.shoot(m, shot)
             self.gust_of_heaven(m)
@@ -479,7 +499,8 @@ class Actions(Part):
         if not m.on_board:
             return
         tyrant = any(
-            f is not m and f.has("Tyrant") and abs(f.progress - m.progress) <= 4 for f in self.board.on_board(m.team)
+            f is not m and f.team == m.team and f.on_board and abs(f.progress - m.progress) <= 4
+            for f in self.referee.holders["Tyrant"]
         )
         if tyrant and out.defender.harm is not Harm.INJURED and m.moon == 0:
             self.journal.say(f"{m.name} fails its Tyrant and is Stunned")

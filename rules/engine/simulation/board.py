@@ -8,7 +8,8 @@ spaces apart. Who is in whose influence zone is a graph of contacts between enem
 that stand in for the geometry the abstraction leaves out.
 
 A model is in one zone: on the board, in the Training Ground, in the Healing House, or out of the
-game (not available). :class:`Model` is one model's whole state in the match: zone and position,
+game (not available); it comes onto the board and leaves it through :meth:`Board.enter` and
+:meth:`Board.leave` only. :class:`Model` is one model's whole state in the match: zone and position,
 status tokens, per-round effects, and what the record counts for it.
 """
 
@@ -39,6 +40,9 @@ STATUS_TOKENS = {
     "Slow": "slow",
     "Stun": "stun",
 }
+
+#: What lets a model move through influence zones without a dodge (as Moon Power does).
+ZONES_IGNORED_WITH = frozenset(("Movement Rig", "Banzai"))
 
 #: The zones a model can be in.
 BOARD, TRAINING, HEALING, OUT = "board", "training", "healing", "out"
@@ -195,7 +199,7 @@ class Model:
     @property
     def ignores_zones(self) -> bool:
         """Moves through influence zones without a dodge (Moon Power, Movement Rig, Banzai)."""
-        return self.moon > 0 or self.has("Movement Rig") or self.has("Banzai")
+        return self.moon > 0 or not self.ninja.traits.isdisjoint(ZONES_IGNORED_WITH)
 
     @property
     def shooting_range(self) -> int:
@@ -296,6 +300,13 @@ class Board:
         self.models = models
         # each team's models in board order (the look-ups below run in every target choice)
         self.by_team = [[m for m in models if m.team == t] for t in range(teams)]
+        # Who is on the board, in board order: everybody, per team, and each team's enemies. Kept
+        # until a model enters or leaves (:meth:`enter` and :meth:`leave`, the only ways on and off).
+        self._present: tuple[Model, ...] | None = None
+        self._team_present: list[tuple[Model, ...] | None] = [None] * teams
+        self._enemies: list[tuple[Model, ...] | None] = [None] * teams
+        # the models with Binding Bride, in board order (keywords and abilities do not change in a match)
+        self.brides = [m for m in models if m.has("Binding Bride")]
         self.rng = rng
         self.geo = geometry
         self.journal = journal
@@ -308,13 +319,30 @@ class Board:
     def team_models(self, t: int) -> list[Model]:
         return list(self.by_team[t])
 
-    def on_board(self, t: int | None = None) -> list[Model]:
+    def on_board(self, t: int | None = None) -> tuple[Model, ...]:
+        """The models on the board (of team ``t``), in board order."""
         if t is None:
-            return [m for m in self.models if m.where == BOARD]
-        return [m for m in self.by_team[t] if m.where == BOARD]
+            present = self._present
+            if present is None:
+                present = self._present = tuple(m for m in self.models if m.where == BOARD)
+            return present
+        team = self._team_present[t]
+        if team is None:
+            team = self._team_present[t] = tuple(m for m in self.by_team[t] if m.where == BOARD)
+        return team
 
-    def enemies(self, m: Model) -> list[Model]:
-        return [o for o in self.models if o.where == BOARD and o.team != m.team]
+    def enemies(self, m: Model) -> tuple[Model, ...]:
+        """The models of the other teams on the board, in board order."""
+        found = self._enemies[m.team]
+        if found is None:
+            found = self._enemies[m.team] = tuple(o for o in self.models if o.where == BOARD and o.team != m.team)
+        return found
+
+    def _zones_changed(self) -> None:
+        """A model entered or left the board: who is on it is read again on the next look-up."""
+        self._present = None
+        self._team_present = [None] * len(self.by_team)
+        self._enemies = [None] * len(self.by_team)
 
     def distance(self, a: Model, b: Model) -> int:
         if b.uid in a.engaged:
@@ -334,6 +362,7 @@ class Board:
     def enter(self, m: Model) -> None:
         """Deploy ``m`` at its own edge."""
         m.where = BOARD
+        self._zones_changed()
         m.progress = 0
         m.played = True
         m.engaged.clear()
@@ -343,6 +372,7 @@ class Board:
         """Take ``m`` off the board to ``where`` with every status token removed."""
         self.disengage(m)
         m.where = where
+        self._zones_changed()
         m.reset_statuses()
 
     # -- contacts ------------------------------------------------------------
@@ -502,13 +532,11 @@ class Board:
         if m.ignores_zones:
             return None
         caught = None
-        for j in self.enemies(m):
+        for j in self.brides:
+            if j.team == m.team or j.where != BOARD:
+                continue
             front = BOARD_DEPTH - j.progress - 1
-            if (
-                j.has("Binding Bride")
-                and m.progress < front <= new
-                and (caught is None or front < BOARD_DEPTH - caught.progress - 1)
-            ):
+            if m.progress < front <= new and (caught is None or front < BOARD_DEPTH - caught.progress - 1):
                 caught = j
         return caught
 

@@ -63,7 +63,7 @@ class Journal:
                 self.round,
                 kind,
                 model,
-                tuple([text[f] if f in text else str(as_element(f).value) for f in faces]),
+                tuple([text.get(f) or str(as_element(f).value) for f in faces]),
             )
         )
 

@@ -189,11 +189,11 @@ class Match:
         while True:
             any_active = False
             for t in order:
-                cands = [m for m in self.board.on_board(t) if not m.activated]
-                if not cands:
+                m = self.policy.next_to_activate(t)
+                if m is None:
                     continue
                 any_active = True
-                self.actions.activate(min(cands, key=self.policy.activation_order_key))
+                self.actions.activate(m)
                 if self.score.winner is not None:
                     return
             if not any_active:
@@ -212,10 +212,7 @@ class Match:
                 if m.where == HEALING and m.has(KW.REGENERATION) and self.journal.test(m, "Regeneration"):
                     m.where = TRAINING
                     self.journal.say(f"{m.name} regenerates")
-            healing = sorted(
-                (m for m in self.board.team_models(t) if m.where == HEALING),
-                key=lambda m: (-self.policy.strength(m), m.uid),
-            )
+            healing = [m for m in self.policy.ranked[t] if m.where == HEALING]
             if healing:
                 healing.pop(0).where = TRAINING
             if healing:
@@ -233,10 +230,9 @@ class Match:
         """Fill the team's places on the board from the Training Ground, strongest first."""
         allowed = self.challenge.ninjas_allowed
         while len(self.board.on_board(t)) < allowed:
-            pool = [m for m in self.board.team_models(t) if m.where == TRAINING]
-            if not pool:
+            m = next((x for x in self.policy.ranked[t] if x.where == TRAINING), None)
+            if m is None:
                 return
-            m = max(pool, key=lambda x: (self.policy.strength(x), -x.uid))
             self.board.enter(m)
             if start and self.rules.starts_in_stealth(m):
                 m.stealth = True

@@ -13,15 +13,16 @@ Written down in docs/simulation.md ("Targets", "Deployment", "Underdog tokens").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..combat import DEFAULT_POLICY
 from ..dice import ELEMENTS
 from ..keywords import AB, KW, FightContext, attack_dice, defense_dice
 from ..odds import combat_odds
-from .board import Model
+from .board import BOARD, Model
 from .part import Part
 from .referee import is_rival
 
@@ -100,8 +101,26 @@ class Shot:
 NO_SHOT = Shot()
 
 
+class Attack(NamedTuple):
+    """A model's best attack this activation as the policy weighs it: the close combat target with its
+    value and whether it must move first (:meth:`TargetingPolicy.best_target`), and the best ranged
+    attack action (:meth:`TargetingPolicy.ranged_option`)."""
+
+    target: Model | None
+    value: float
+    needs_move: bool
+    shot: Shot
+
+    @property
+    def best_value(self) -> float:
+        """The better of the two; what an action ability must beat."""
+        return max(self.value, self.shot.value)
+
+
 def attack_reach(m: Model) -> int:
     """How far away ``m`` may make a close combat attack (1: adjacent)."""
+    if m.ninja.traits.isdisjoint(REACH):
+        return 1
     for name, spaces in REACH.items():
         if m.has(name):
             return spaces
@@ -122,6 +141,11 @@ class TargetingPolicy(Part):
         super().__init__(match)
         self.rules = match.rules
         self.referee = match.referee
+        # each team's models in deployment and Healing House order: the strongest first, the first
+        # on the board on a tie (a model's strength does not change during a match)
+        self.ranked = [sorted(team, key=lambda m: (-self.strength(m), m.uid)) for team in self.board.by_team]
+        # each team's models by Attack, the strongest first (the activation order among equals)
+        self.by_attack = [sorted(team, key=lambda m: (-m.ninja.attack, m.uid)) for team in self.board.by_team]
 
     # -- who goes where and when ---------------------------------------------
 
@@ -136,9 +160,19 @@ class TargetingPolicy(Part):
         if friends:
             m.best_friend = max(friends, key=lambda f: (self.strength(f), -f.uid)).uid
 
-    def activation_order_key(self, m: Model) -> tuple:
-        """The lowest activates next: models in contact, then those already advanced, strongest Attack first."""
-        return (0 if m.engaged else 1 if m.progress > 0 else 2, -m.ninja.attack, m.uid)
+    def next_to_activate(self, t: int) -> Model | None:
+        """Team ``t``'s model on the board that activates next (None when all have): models in contact,
+        then those already advanced, then the rest; the strongest Attack first among them."""
+        best, best_rank = None, 3
+        for m in self.by_attack[t]:
+            if m.activated or m.where != BOARD:
+                continue
+            rank = 0 if m.engaged else 1 if m.progress > 0 else 2
+            if rank < best_rank:
+                best, best_rank = m, rank
+                if rank == 0:
+                    break
+        return best
 
     def wants_moon_power(self, m: Model) -> bool:
         """Underdog's Moon Power token: given to a model about to fight."""
@@ -153,32 +187,44 @@ class TargetingPolicy(Part):
         return 1.0 + self.rules.injury_bonus(attacker, target)
 
     def expected_value(self, attacker: Model, target: Model, ctx: FightContext) -> float:
-        a_snap, d_snap = attacker.snapshot(), target.snapshot()
-        n_att, _ = attack_dice(a_snap, d_snap, ctx)
-        n_def, _, _ = defense_dice(a_snap, d_snap, ctx, n_att)
-        p = odds_float(n_att, n_def)
-        spirit, void, earth, air, _water, fire = p[:6]
-        inj = self.injury_value(attacker, target)
-        stun_v = 0.35 * inj if target.stun < 2 else inj
-        if target.moon:
-            inj = stun_v = 0.0
-        if ctx.ranged:
-            return void * inj + earth * stun_v
+        """What attacking ``target`` in ``ctx`` is worth to ``attacker``'s team, from the exact odds of
+        the two pools: an Injury or a Stun of the target, the attacker's own harm (Spirit, Fire)."""
+        return self.values(attacker)(target, ctx)
+
+    def values(self, attacker: Model) -> Callable[[Model, FightContext], float]:
+        """:meth:`expected_value` for ``attacker`` against any target, what depends on the attacker
+        alone read once (its snapshot, what its own Injury and Stun cost). Valid while the attacker
+        does not change (the policy weighs every target with one)."""
+        a_snap = attacker.snapshot()
         self_inj = 0.0 if attacker.moon else self.match.side_policies[attacker.team].self_injury
         self_stun = 0.0 if (attacker.moon or attacker.has(KW.PRECISION_STRIKE)) else 0.3
-        return void * inj + earth * stun_v + fire * (stun_v - self_stun) - spirit * self_inj + 0.02 * air
+
+        def value(target: Model, ctx: FightContext) -> float:
+            d_snap = target.snapshot()
+            n_att, _ = attack_dice(a_snap, d_snap, ctx)
+            n_def, _, _ = defense_dice(a_snap, d_snap, ctx, n_att)
+            spirit, void, earth, air, _water, fire, _none = odds_float(n_att, n_def)
+            inj = self.injury_value(attacker, target)
+            stun_v = 0.35 * inj if target.stun < 2 else inj
+            if target.moon:
+                inj = stun_v = 0.0
+            if ctx.ranged:
+                return void * inj + earth * stun_v
+            return void * inj + earth * stun_v + fire * (stun_v - self_stun) - spirit * self_inj + 0.02 * air
+
+        return value
 
     # -- whom to attack ------------------------------------------------------
 
     def targets(self, m: Model, reach: int) -> list[Model]:
-        out = []
-        far = attack_reach(m)
-        for e in self.board.enemies(m):
-            if not self.board.visible(m, e):
-                continue
-            if e.uid in m.engaged or self.board.distance(m, e) - far <= reach:
-                out.append(e)
-        return out
+        """The enemies ``m`` sees that it is in contact with or can reach (``reach``: the spaces it
+        may move first)."""
+        board, far = self.board, attack_reach(m)
+        return [
+            e
+            for e in board.enemies(m)
+            if board.visible(m, e) and (e.uid in m.engaged or board.distance(m, e) - far <= reach)
+        ]
 
     def dodge_chance(self, m: Model) -> float:
         """The policy's estimate that ``m`` gets out of contact (0 when Allure or Spirit Power hold it)."""
@@ -189,13 +235,13 @@ class TargetingPolicy(Part):
             return 0.0
         return 0.66 if m.has(KW.NIMBLE) else 0.42
 
-    def attack_value(self, m: Model, mv: int, stunned: bool) -> float:
-        """The value of ``m``'s best attack (melee or ranged) this activation; what an action ability
-        must beat."""
+    def best_attack(self, m: Model, mv: int, stunned: bool) -> Attack:
+        """``m``'s best attack (close combat, Pounce's three more spaces included, and ranged) with
+        movement ``mv`` this activation."""
         reach = mv + (3 if m.has("Pounce") and not stunned else 0)
-        target, value, _ = self.best_target(m, reach, stunned=stunned)
+        target, value, needs_move = self.best_target(m, reach, stunned=stunned)
         shot = self.ranged_option(m, 0 if stunned else mv, stunned=stunned, shuriken=target is None)
-        return max(value, shot.value)
+        return Attack(target, value, needs_move, shot)
 
     def best_target(self, m: Model, reach: int, *, stunned: bool) -> tuple[Model | None, float, bool]:
         """(target, expected value, needs_move)."""
@@ -206,7 +252,7 @@ class TargetingPolicy(Part):
         p_dodge = self.dodge_chance(m)
         far = attack_reach(m)
         honor = m.has("Honor")
-        context = None  # the board read once for every target (nothing changes while they are weighed)
+        context = values = None  # the board read once for every target (nothing changes while they are weighed)
         for e in self.targets(m, reach):
             adjacent = e.uid in m.engaged
             in_reach = far > 1 and self.board.distance(m, e) <= far
@@ -215,9 +261,8 @@ class TargetingPolicy(Part):
                 continue
             back = (m.uid in e.behind) if adjacent else False
             if context is None:
-                context = self.referee.contexts(m)
-            ctx = context(e, moved=needs_move, spaces=3 if needs_move else 0, back=back)
-            value = self.expected_value(m, e, ctx)
+                context, values = self.referee.contexts(m), self.values(m)
+            value = values(e, context(e, moved=needs_move, spaces=3 if needs_move else 0, back=back))
             if needs_move and e.engaged and not adjacent and not honor and far == 1:
                 value += 0.1  # a chance of a back strike
             if needs_move and m.engaged:
@@ -236,7 +281,7 @@ class TargetingPolicy(Part):
         """(target, value, spaces to move first) of one ranged attack with range ``reach``; the model may
         first move up to ``mv`` closer (never into contact)."""
         best: tuple[Model | None, float, int] = (None, 0.0, 0)
-        context = None
+        context = values = None
         for e in self.board.enemies(m):
             if not self.board.visible(m, e) or e.has(AB.FLASHING_SPEAR):
                 continue
@@ -245,9 +290,8 @@ class TargetingPolicy(Part):
                 continue
             extra = {"shuriken": True} if shuriken else None
             if context is None:
-                context = self.referee.contexts(m)
-            ctx = context(e, moved=need > 0, spaces=need, back=False, ranged=True, extra=extra)
-            v = self.expected_value(m, e, ctx)
+                context, values = self.referee.contexts(m), self.values(m)
+            v = values(e, context(e, moved=need > 0, spaces=need, back=False, ranged=True, extra=extra))
             if v > best[1]:
                 best = (e, v, need)
         return best
@@ -289,8 +333,5 @@ class TargetingPolicy(Part):
 
     def extra_attack_target(self, m: Model, candidates: list[Model]) -> Model:
         """Gale of Blows: the enemy in contact with the best expected value."""
-        ctx = self.referee.contexts(m)
-        return max(
-            candidates,
-            key=lambda e: self.expected_value(m, e, ctx(e, moved=False, spaces=0, back=m.uid in e.behind)),
-        )
+        ctx, values = self.referee.contexts(m), self.values(m)
+        return max(candidates, key=lambda e: values(e, ctx(e, moved=False, spaces=0, back=m.uid in e.behind)))

@@ -16,7 +16,7 @@ one's own Fire is credited to nobody.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..combat import CombatEffect, Side
@@ -27,6 +27,21 @@ from .part import Part
 
 if TYPE_CHECKING:
     from .match import Match
+
+
+def ranged_profile(m: Model) -> tuple[int, frozenset[Element], bool, bool]:
+    """``m``'s ranged attack as a :class:`~rules.engine.keywords.FightContext` has it: the profile's
+    Attack bonus, the results that do something (Earth and Void; Air when the profile says it may be
+    chosen), whether a Spirit rolled Poisons the target (the profile, Deadly Poison) and whether
+    Earth and Void only Stun (Mountain Flute: no bonus either)."""
+    text = m.ninja.ranged_text
+    effects = {Element.EARTH, Element.VOID}
+    if "Air may be chosen" in text:
+        effects.add(Element.AIR)
+    spirit_poisons = "target is Poisoned" in text or m.has("Deadly Poison")
+    if not m.ninja.ranged and m.has("Mountain Flute"):
+        return 0, frozenset(effects), spirit_poisons, True
+    return m.ninja.ranged_attack_bonus, frozenset(effects), spirit_poisons, False
 
 
 def is_rival(yobuko: Model, target: Model) -> bool:
@@ -45,12 +60,18 @@ class Referee(Part):
         # The models that hold a trait :meth:`context` looks for around every fight (a model's
         # keywords and abilities do not change during a match), in board order.
         self.holders = {
-            name: [m for m in self.board.models if m.has(name)] for name in ("Tyrant", "Resolute Melody", KW.SENSEI)
+            name: [m for m in self.board.models if m.has(name)]
+            for name in ("Tyrant", "Resolute Melody", KW.SENSEI, "Healing Herbs")
         }
+        # Each model's ranged attack as a context has it, by uid (its profile does not change).
+        self.ranged_profiles = [ranged_profile(m) for m in self.board.models]
+        # The contexts made in this match, by what they were made from: a context is frozen, so the
+        # one made for the same situation is given again (the policy weighs many targets in the same).
+        self.made: dict[tuple, FightContext] = {}
 
     # -- the situation -------------------------------------------------------
 
-    def assistants(self, friends: list[Model], opponent: Model, exclude: Model) -> list[Model]:
+    def assistants(self, friends: Sequence[Model], opponent: Model, exclude: Model) -> list[Model]:
         """The ``friends`` (a team's models; those on the board count) that assist against
         ``opponent``: not Stunned, not in Stealth, in contact with the opponent and with no other
         enemy."""
@@ -118,38 +139,17 @@ class Referee(Part):
                     side_d.reroll_tokens,
                     side_d.sensei_ready and self._holds_on_board(KW.SENSEI, t_d),
                 )
-            bonus_a = bonus_d = 0
-            if ranged:
-                kw: dict = dict(
-                    attacker_moved=moved,
-                    spaces_moved=spaces,
-                    ranged=True,
-                    ranged_bonus=attacker.ninja.ranged_attack_bonus,
-                )
-                text = attacker.ninja.ranged_text
-                effects = {Element.EARTH, Element.VOID}
-                if "Air may be chosen" in text:
-                    effects.add(Element.AIR)
-                kw["ranged_effects"] = frozenset(effects)
-                if "target is Poisoned" in text or attacker.has("Deadly Poison"):
-                    kw["spirit_poisons"] = True
-                if not attacker.ninja.ranged and attacker.has("Mountain Flute"):
-                    kw.update(ranged_bonus=0, earth_void_stun=True)
-            else:
+            # close combat: the assists on either side (Combined Attack, Guard, Best Friends), the back strike
+            n_a = n_d = combined = guard = bonus_a = bonus_d = 0
+            if not ranged:
                 a_help = helpers.get(target.uid, [])
                 d_help = [] if target.no_defense else [f for f in d_team[0] if f is not target]
-                kw = dict(
-                    attacker_moved=moved,
-                    spaces_moved=spaces,
-                    assists_attacker=len(a_help),
-                    assists_defender=len(d_help),
-                    combined_attack_assists=sum(1 for f in a_help if f.has(KW.COMBINED_ATTACK)) if a_help else 0,
-                    guard_assists=sum(1 for f in d_help if f.has(KW.GUARD)) if d_help else 0,
-                    back_strike=back,
-                )
+                n_a, n_d = len(a_help), len(d_help)
                 if a_help:
+                    combined = sum(1 for f in a_help if f.has(KW.COMBINED_ATTACK))
                     bonus_a = self.best_friends(attacker, a_help)
                 if d_help:
+                    guard = sum(1 for f in d_help if f.has(KW.GUARD))
                     bonus_d = self.best_friends(target, d_help)
             bonus, notes = bonus_a, ["Best Friends +1"] if bonus_a else []
             if tyrant:
@@ -164,20 +164,61 @@ class Referee(Part):
                         d_bonus += 1
                         notes.append("Resolute Melody +1")
                         break
-            if supreme and is_rival(attacker, target):
-                kw["rival"] = True
-            kw.update(
-                attack_bonus=bonus,
-                defense_bonus=d_bonus,
-                bonus_notes=tuple(notes),
-                attacker_reroll_tokens=side_a.reroll_tokens,
-                defender_reroll_tokens=d_team[1],
-                attacker_sensei=attacker_sensei,
-                defender_sensei=d_team[2],
+            rival = supreme and is_rival(attacker, target)
+            bonus_notes = tuple(notes)
+            # what the attack itself brings: the attacker's ranged profile, or the assists and the back strike
+            shape = self.ranged_profiles[attacker.uid] if ranged else (n_a, n_d, combined, guard, back)
+            # everything the context is made from
+            key = (
+                ranged,
+                shape,
+                moved,
+                spaces,
+                bonus,
+                d_bonus,
+                bonus_notes,
+                rival,
+                side_a.reroll_tokens,
+                attacker_sensei,
+                d_team[1],
+                d_team[2],
+                tuple(extra.items()) if extra else (),
             )
-            if extra:
-                kw.update(extra)
-            return FightContext(**kw)
+            ctx = self.made.get(key)
+            if ctx is None:
+                kw: dict = dict(
+                    attacker_moved=moved,
+                    spaces_moved=spaces,
+                    attack_bonus=bonus,
+                    defense_bonus=d_bonus,
+                    bonus_notes=bonus_notes,
+                    rival=rival,
+                    attacker_reroll_tokens=side_a.reroll_tokens,
+                    defender_reroll_tokens=d_team[1],
+                    attacker_sensei=attacker_sensei,
+                    defender_sensei=d_team[2],
+                )
+                if ranged:
+                    ranged_bonus, effects, spirit_poisons, earth_void_stun = shape
+                    kw.update(
+                        ranged=True,
+                        ranged_bonus=ranged_bonus,
+                        ranged_effects=effects,
+                        spirit_poisons=spirit_poisons,
+                        earth_void_stun=earth_void_stun,
+                    )
+                else:
+                    kw.update(
+                        assists_attacker=n_a,
+                        assists_defender=n_d,
+                        combined_attack_assists=combined,
+                        guard_assists=guard,
+                        back_strike=back,
+                    )
+                if extra:
+                    kw.update(extra)
+                ctx = self.made[key] = FightContext(**kw)
+            return ctx
 
         return make
 
@@ -189,7 +230,7 @@ class Referee(Part):
         """Best Friends: +1 more (the assist is +2) when the Inu Clan Kaiken's chosen friend assists it,
         or the kaiken assists its chosen friend."""
         for h in helpers:
-            if (m.has("Best Friends") and m.best_friend == h.uid) or (h.has("Best Friends") and h.best_friend == m.uid):
+            if (m.best_friend == h.uid and m.has("Best Friends")) or (h.best_friend == m.uid and h.has("Best Friends")):
                 return 1
         return 0
 
@@ -309,8 +350,14 @@ class Referee(Part):
             return
         say = self.journal.say
         # Healing Herbs: an adjacent friendly madoushi Stuns itself instead
-        for herb in self.board.on_board(victim.team):
-            if herb is not victim and herb.has("Healing Herbs") and herb.stun == 0 and (herb.engaged & victim.engaged):
+        for herb in self.holders["Healing Herbs"]:
+            if (
+                herb.team == victim.team
+                and herb.where == BOARD
+                and herb is not victim
+                and herb.stun == 0
+                and (herb.engaged & victim.engaged)
+            ):
                 say(f"{herb.name} uses Healing Herbs: {victim.name} ignores the Injury")
                 herb.stun += 1
                 return

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ..dice import Element
+from ..dice import Element, as_element
 from ..keywords import KW
 
 
@@ -37,15 +37,13 @@ class SimNinja:
     starts_in_healing_house: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "affinities", tuple(Element(a) for a in self.affinities))
+        object.__setattr__(self, "affinities", tuple([as_element(a) for a in self.affinities]))
         object.__setattr__(self, "keywords", frozenset(self.keywords))
         object.__setattr__(self, "abilities", frozenset(self.abilities))
         # Keywords and abilities in one set: ``has`` is the simulator's most frequent question.
         object.__setattr__(self, "traits", self.keywords | self.abilities)
-
-    @property
-    def is_chunin(self) -> bool:
-        return self.kind == "chunin"
+        # Asked for every target the policy weighs (Brawl's points) and every Stun credited.
+        object.__setattr__(self, "is_chunin", self.kind == "chunin")
 
     @property
     def is_hero(self) -> bool:

@@ -6,6 +6,8 @@ when it leaves the board."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...keywords import KW
 from ..board import Model
 from .base import OneModelPerTeam
@@ -15,7 +17,7 @@ class Assassination(OneModelPerTeam):
     slug = "assassination"
     role = "VIP"
 
-    def pick(self, candidates: list[Model]) -> Model:
+    def pick(self, candidates: Sequence[Model]) -> Model:
         """The player to the left picks the VIP: the easiest model to Injure."""
         return min(candidates, key=lambda m: (m.ninja.defense + (1 if m.has(KW.RESILIENT) else 0), m.uid))
 

@@ -9,6 +9,7 @@ fights.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...challenges import starts_in_stealth
@@ -102,10 +103,10 @@ class OneModelPerTeam(Challenge):
         super().__init__(match)
         self.chosen: list[int | None] = [None] * match.n
 
-    def candidates(self, t: int) -> list[Model]:
+    def candidates(self, t: int) -> Sequence[Model]:
         return self.board.on_board(t)
 
-    def pick(self, candidates: list[Model]) -> Model:
+    def pick(self, candidates: Sequence[Model]) -> Model:
         """Policy: which candidate is chosen."""
         raise NotImplementedError
 

@@ -5,6 +5,8 @@ Policy: the best non-chunin attacker on the board is Champion, chosen again when
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...challenges import CHAMPION_AWARD
 from ..board import Model
 from .base import OneModelPerTeam
@@ -14,10 +16,10 @@ class Champion(OneModelPerTeam):
     slug = "champion"
     role = "Champion"
 
-    def candidates(self, t: int) -> list[Model]:
+    def candidates(self, t: int) -> Sequence[Model]:
         return [m for m in self.board.on_board(t) if not m.ninja.is_chunin]
 
-    def pick(self, candidates: list[Model]) -> Model:
+    def pick(self, candidates: Sequence[Model]) -> Model:
         return max(candidates, key=lambda m: (m.ninja.attack, m.ninja.defense, -m.uid))
 
     def on_chosen(self, m: Model) -> None:

@@ -8,6 +8,8 @@ messenger and runs for the far edge, dodging out of contact; Injuring it is wort
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...keywords import KW
 from ..board import BOARD_DEPTH, TRAINING, Model
 from .base import OneModelPerTeam
@@ -24,10 +26,10 @@ class InterceptTheMessenger(OneModelPerTeam):
     def has_one(self, t: int) -> bool:
         return t != self.attacker_team
 
-    def candidates(self, t: int) -> list[Model]:
+    def candidates(self, t: int) -> Sequence[Model]:
         return [m for m in self.board.on_board(t) if m.progress == 0 and m.carrying is None]
 
-    def pick(self, candidates: list[Model]) -> Model:
+    def pick(self, candidates: Sequence[Model]) -> Model:
         return max(candidates, key=lambda m: (m.ninja.movement, m.has(KW.NIMBLE), -m.uid))
 
     def setup(self, first: int) -> None:

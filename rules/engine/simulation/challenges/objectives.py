@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ...affinity import affinity_test
 from ...combat import CombatEffect
-from ...dice import ELEMENTS, Element
+from ...dice import ELEMENTS, Element, as_element
 from ...keywords import CombatantSnapshot, FightContext, Harm, fight
 from ..board import (
     BOARD,
@@ -140,7 +140,7 @@ class SentryGuarded(Challenge):
 
     def sentry_affinities(self, t: int) -> tuple[Element, ...]:
         """A sentry uses any affinity of a model on the activating team (rulebook line 546)."""
-        have = {Element(a) for m in self.board.team_models(t) for a in m.ninja.affinities}
+        have = {as_element(a) for m in self.board.team_models(t) for a in m.ninja.affinities}
         return tuple(e for e in ELEMENTS if e in have) or (Element.EARTH,)
 
     def sentry_target(self, s: Sentry, t: int) -> Model | None:
@@ -149,9 +149,7 @@ class SentryGuarded(Challenge):
         lowest Defense, the most Stun tokens."""
         board = self.board
         seen = [
-            (board.sentry_distance(s, m), m)
-            for m in board.on_board()
-            if not m.stealth and board.sentry_distance(s, m) <= SENTRY_SIGHT
+            (d, m) for m in board.on_board() if not m.stealth and (d := board.sentry_distance(s, m)) <= SENTRY_SIGHT
         ]
         if not seen:
             return None
