@@ -286,6 +286,14 @@ def match_kick_off(*, match: Match) -> Match:
     return locked
 
 
+def kick_off_problems(sides: Sequence[tuple[MatchTeam, Team, int]], illegal: Mapping[int, list[str]]) -> list[str]:
+    """Why the match of these :func:`live_sides` cannot kick off (empty when it can): the roster
+    rules (``illegal``: :func:`loaded_roster_problems` by team), then the pending rolls, from the
+    rosters as loaded (not read again)."""
+    problems = kick_off_roster_messages([(team, illegal[team.pk]) for _, team, _ in sides if illegal[team.pk]])
+    return problems + kick_off_blocker_messages(_blockers_of(sides))
+
+
 def kick_off_locked(locked: Match, *, save: bool = True, loaded: KickOffRosters | None = None) -> list[MatchTeam]:
     """Kick off a match whose row the caller holds locked in its transaction (not kicked off yet):
     what :func:`match_kick_off` does. Returns the sides in slot order, each with its team and what
@@ -301,9 +309,7 @@ def kick_off_locked(locked: Match, *, save: bool = True, loaded: KickOffRosters 
     else:
         sides = live_sides(locked)
         illegal = loaded_roster_problems([team for _, team, _ in sides])
-    # The roster rules, then the pending rolls from the rosters just loaded (not read again).
-    problems = kick_off_roster_messages([(team, illegal[team.pk]) for _, team, _ in sides if illegal[team.pk]])
-    problems += kick_off_blocker_messages(_blockers_of(sides))
+    problems = kick_off_problems(sides, illegal)
     if problems:
         raise KickOffBlocked(problems)
     bonuses = live_underdog_bonuses(locked, sides)

@@ -339,6 +339,7 @@ def simulate_match(
     policy: str = AUTO,
     job: SimulationJob | None = None,
     loaded: services.KickOffRosters | None = None,
+    count: bool = True,
 ) -> SimulationRun | None:
     """Simulate a scheduled fixture and apply its post-game sequence; None when there is nothing
     to do (the match is already played, submitted or voided: simulating twice is a no-op).
@@ -349,12 +350,14 @@ def simulate_match(
     leaves them to the players. A team with an unchosen roll cannot kick off
     (:class:`matches.services.KickOffBlocked`). Who may ask is checked by
     the caller (views: the league's master). ``loaded``: the kick-off rosters of this match and
-    others, read at once under their locks (:func:`simulate_round`).
+    others, read at once under their locks, inside the caller's transaction, in which the match
+    takes no savepoint of its own (:func:`simulate_batch`, which has checked that it can kick off).
+    ``count=False``: the job's progress is counted by the caller.
     """
     if policy not in POLICIES:
         raise ValidationError(f"Unknown simulation policy {policy!r}.")
     started = time.perf_counter()
-    with transaction.atomic():
+    with transaction.atomic(savepoint=loaded is None):
         preloaded = loaded is not None and match.pk in loaded.matches
         if preloaded:
             locked = loaded.matches[match.pk]  # locked, with its challenge's XP awards
@@ -417,7 +420,7 @@ def simulate_match(
             elapsed_ms=int((time.perf_counter() - started) * 1000),
             created_by=actor if getattr(actor, "pk", None) else None,
         )
-        if job is not None:  # the job's progress moves with the match, in the same transaction
+        if job is not None and count:  # the job's progress moves with the match, in the same transaction
             SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + 1)
     services.copy_columns(locked, match)
     return run
@@ -458,23 +461,28 @@ def simulate_batch(
 ) -> tuple[list[SimulationRun], services.KickOffBlocked | None]:
     """Simulate matches in which no team plays twice (:func:`independent_batches`) in one
     transaction, each as :func:`simulate_match` would (``seeds``: by match id): the kick-off
-    rosters are read once for all of them under their locks, and the league table's rows and the
-    teams' ratings are refreshed once, before the commit (:func:`services.results_written_once`). Each match keeps a savepoint of its own: the first one a
-    team cannot kick off stops the batch, and the matches before it are still committed. Returns
-    the runs played and that refusal (None when there was none), for the caller to raise once it
-    has counted the runs."""
+    rosters are read once for all of them under their locks, the league table's rows and the
+    teams' ratings are refreshed once before the commit (:func:`services.results_written_once`),
+    and the job's progress moves once. No team plays twice, so what stops a match kicking off (an
+    illegal roster, a roll left to its player) is known from the rosters read: the batch plays the
+    matches before the first such one and returns the runs played and that refusal (None when
+    there was none), for the caller to raise once it has counted the runs."""
     runs: list[SimulationRun] = []
     blocked: services.KickOffBlocked | None = None
     with transaction.atomic(), services.results_written_once():
         loaded = services.kick_off_rosters_locked(matches)
         for match in matches:
-            try:
-                run = simulate_match(
-                    match=match, seed=seeds[match.pk], actor=actor, policy=policy, job=job, loaded=loaded
-                )
-            except services.KickOffBlocked as exc:
-                blocked = exc
-                break
+            locked = loaded.matches[match.pk]
+            if locked.status == Match.Status.SCHEDULED and locked.kicked_off_at is None:
+                problems = services.kick_off_problems(loaded.sides[match.pk], loaded.problems)
+                if problems:
+                    blocked = services.KickOffBlocked(problems)
+                    break
+            run = simulate_match(
+                match=match, seed=seeds[match.pk], actor=actor, policy=policy, job=job, loaded=loaded, count=False
+            )
             if run is not None:
                 runs.append(run)
+        if job is not None and runs:
+            SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + len(runs))
     return runs, blocked

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from common.collector import fewer_collections
 from league.models import ScheduleRun, Season
 from league.services.playoffs import playoffs_advance
 from league.services.schedules import FORMAT_KIND, Progress, schedule_generate, schedule_next, schedule_request
@@ -299,7 +300,8 @@ def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> Simu
     try:
         # What follows each result after its commit (the strength ratings' recomputation from the
         # whole history) runs once for the job's matches, when it stops, not once per match.
-        with hooks.results_changed_once():
+        # The simulator's many short-lived objects: the cyclic collector runs less often meanwhile.
+        with hooks.results_changed_once(), fewer_collections():
             note = _play_job(job, runner)
     except services.KickOffBlocked as exc:
         # The simulator never makes a choice left to the players: it stops where a team waits for one.

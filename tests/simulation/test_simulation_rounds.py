@@ -120,3 +120,24 @@ def test_a_team_that_cannot_kick_off_stops_the_round_after_the_matches_before_it
     entries = {e.team_id: e.played for e in season.entries.all()}
     first_teams = set(first.sides.values_list("team_id", flat=True))
     assert {pk for pk, n in entries.items() if n} == first_teams
+
+
+def test_a_job_runs_with_the_collector_relaxed_and_restores_it(monkeypatch):
+    import gc
+
+    from common.collector import BATCH_THRESHOLD
+
+    season = _season(4)
+    seen = []
+    real = simulations.simulate_batch
+
+    def recording(*args, **kwargs):
+        seen.append(gc.get_threshold()[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(simulations, "simulate_batch", recording)
+    before = gc.get_threshold()
+    job, _ = simulations.simulation_request(actor=season.league.master, scope="season", season=season, seed=2)
+    assert simulations.simulation_job_run(job_id=job.pk).done == 6
+    assert seen == [max(BATCH_THRESHOLD, before[0])] * 3  # three rounds
+    assert gc.get_threshold() == before
