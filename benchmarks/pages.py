@@ -121,6 +121,10 @@ def page_urls(seeded) -> dict[str, str]:
     return urls
 
 
+#: The header every browser sends, on every measured request (the minimal view's too).
+BROWSER = {"Accept-Encoding": "gzip, deflate, br"}
+
+
 @dataclass
 class InProcess:
     queries: int
@@ -343,7 +347,12 @@ def main() -> int:
         )
         wait_until_up(base + "/bench/minimal", gunicorn)
         cookies = {n: session_cookie(members[n]) for n in sizes}
-        readers = {"anonymous (cached)": lambda n: {}, "member (rendered)": lambda n: {"Cookie": cookies[n]}}
+        # Every reader sends what a browser sends: Accept-Encoding: gzip (the page cache keeps
+        # pages compressed and sends them so; rendered pages are not compressed by the site).
+        readers = {
+            "anonymous (cached)": lambda n: dict(BROWSER),
+            "member (rendered)": lambda n: {**BROWSER, "Cookie": cookies[n]},
+        }
         for n in sizes:
             for url in ["/bench/minimal", *urls[n].values()]:
                 for headers in (readers[r](n) for r in readers):
@@ -361,7 +370,8 @@ def main() -> int:
         print(
             f"\nLoad: {how}, {args.connections} connections, {args.seconds:g} s per measurement, "
             f"{args.rounds} rounds (each page right after the minimal view); gunicorn --workers 2, DEBUG=0, "
-            f"no access log; PostgreSQL jit={jit}; Redis page cache; {os.cpu_count()} CPUs "
+            f"no access log; PostgreSQL jit={jit}; Redis page cache; every request with "
+            f"Accept-Encoding: {BROWSER['Accept-Encoding']} (as a browser); {os.cpu_count()} CPUs "
             f"({platform.processor() or platform.machine()}), load tool on the same machine; "
             f"load average before: {os.getloadavg()[0]:.1f}."
         )

@@ -18,6 +18,7 @@ query strings cannot multiply the entries of a page beyond a small bound.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import logging
 import re
@@ -26,7 +27,9 @@ from functools import lru_cache
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpResponse
 from django.urls import Resolver404, resolve
+from django.utils.cache import patch_vary_headers
 
 logger = logging.getLogger(__name__)
 
@@ -222,6 +225,42 @@ def page_key(request) -> str | None:
     return f"{PAGE_KEY_PREFIX}{hashlib.sha256(identity.encode()).hexdigest()[:40]}"
 
 
+#: Pages at least this long are stored gzip-compressed (a smaller page is not worth it).
+COMPRESS_FROM_BYTES = 512
+
+
+def stored(response: HttpResponse) -> HttpResponse:
+    """The copy of a rendered page the cache keeps: gzip-compressed once, when stored, so a hit
+    sends a browser (every browser accepts gzip) a fraction of the bytes without compressing
+    again. Cached pages carry no secret (a response that sets a cookie or needs a CSRF cookie is
+    never stored), so compressing them exposes nothing to BREACH-style guessing."""
+    content = response.content
+    if len(content) < COMPRESS_FROM_BYTES or response.has_header("Content-Encoding"):
+        return response
+    copy = HttpResponse(gzip.compress(content, compresslevel=6, mtime=0), status=response.status_code)
+    for header, value in response.items():
+        copy.headers[header] = value
+    copy.headers["Content-Encoding"] = "gzip"
+    copy.headers["Content-Length"] = str(len(copy.content))
+    return copy
+
+
+def served(cached: HttpResponse, request) -> HttpResponse:
+    """A cached page as this request can read it: as stored for a client that accepts gzip,
+    else decompressed (a script or a test client that sends no Accept-Encoding)."""
+    if cached.get("Content-Encoding") != "gzip" or _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        return cached
+    plain = HttpResponse(gzip.decompress(cached.content), status=cached.status_code)
+    for header, value in cached.items():
+        if header.lower() != "content-encoding":
+            plain.headers[header] = value
+    plain.headers["Content-Length"] = str(len(plain.content))
+    return plain
+
+
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+
+
 class AnonymousPageCacheMiddleware:
     """Serve cached copies of public pages to anonymous GETs and HEADs. Other methods pass
     through untouched: the data version moves only when data is written (see above).
@@ -250,13 +289,14 @@ class AnonymousPageCacheMiddleware:
             logger.warning("page cache unreachable; serving %s uncached", request.path)
             return self.get_response(request)
         if cached is not None:
-            return cached
+            return served(cached, request)
         response = self.get_response(request)
         if self._cacheable_response(request, response):
             if hasattr(response, "render") and callable(response.render) and not response.is_rendered:
                 response.render()
+            patch_vary_headers(response, ("Accept-Encoding",))
             try:
-                cache.set(key, response, timeout=seconds)
+                cache.set(key, stored(response), timeout=seconds)
             except Exception:
                 logger.warning("page cache unreachable; %s not stored", request.path)
         return response

@@ -21,6 +21,49 @@ def match_for_page(pk: int, *, ninjas: bool = True) -> Match:
     )
 
 
+#: Columns of the match that its page reads only in some states: the records entered (shown while
+#: a result waits or is disputed, and in a settled dispute's details) and the saved draft.
+RECORD_FIELDS = ("result_draft", "submitted_record", "counter_record")
+#: The people of the result, joined by :func:`match_page_people`.
+PEOPLE = ("submitted_by", "counter_by", "confirmed_by")
+
+
+def match_page_head(pk: int) -> Match:
+    """The match as its page first needs it, for every state: the header (its league and
+    challenge joined) and the reader's rights, without the record columns, the people of the
+    result or the sides (:func:`match_page_sides`, :func:`match_page_people` add them where shown).
+    A played match's page reads only this and its sides' lines: the played block is a fragment."""
+    return Match.objects.select_related("league", "challenge").defer(*RECORD_FIELDS).get(pk=pk)
+
+
+def match_page_sides(match: Match, *, teams: bool) -> list[MatchTeam]:
+    """The match's sides in slot order (one query): with their teams, owners and clans joined and
+    their kick-off snapshots when ``teams`` (the rights to enter, confirm or counter a result and
+    the record's layout read them), else only the sides' own lines (a played match's header)."""
+    sides = MatchTeam.objects.order_by("slot")
+    sides = sides.select_related("team", "team__owner", "team__clan") if teams else sides.defer("roster_snapshot")
+    prefetch_related_objects([match], Prefetch("sides", queryset=sides))
+    return list(match.sides.all())
+
+
+def match_page_people(match: Match) -> None:
+    """Add the record columns and the people of the result (submitter, counter-submitter,
+    confirmer) to a :func:`match_page_head` match, in one query."""
+    full = Match.objects.select_related(*PEOPLE).only("pk", *RECORD_FIELDS, *PEOPLE).get(pk=match.pk)
+    for name in (*RECORD_FIELDS, *PEOPLE):
+        setattr(match, name, getattr(full, name))
+
+
+def match_played_block(match: Match) -> None:
+    """Add what a played match's block shows to a page's match (read only when the block's
+    fragment is built): the sides' teams, their models' records and the confirmer."""
+    sides = list(match.sides.all())
+    prefetch_related_objects(sides, "team")
+    side_ninjas(match)
+    if match.confirmed_by_id and "confirmed_by" not in match._state.fields_cache:
+        match_page_people(match)
+
+
 def side_ninjas_prefetch() -> Prefetch:
     return Prefetch("ninjas", queryset=MatchNinja.objects.order_by("id"))
 

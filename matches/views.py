@@ -39,13 +39,19 @@ def _errors(exc: ValidationError) -> list[str]:
 
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     try:
-        match = selectors.match_for_page(pk, ninjas=False)
+        match = selectors.match_page_head(pk)
     except Match.DoesNotExist:
         raise Http404("No such match") from None
-    sides = list(match.sides.all())
+    decided = match.status in (Match.Status.CONFIRMED, Match.Status.VOIDED)
+    # A played match shows its sides' own lines and takes the rest from the played block's fragment;
+    # the other states need the teams (the reader's rights) and, while a result waits or is
+    # disputed, the records and who entered them (issue 15: the page reads what it shows).
+    sides = selectors.match_page_sides(match, teams=not decided)
+    if match.status in (Match.Status.SUBMITTED, Match.Status.DISPUTED) or match.settlement:
+        selectors.match_page_people(match)
     records = _records(match)
     played = None
-    if match.status in (Match.Status.CONFIRMED, Match.Status.VOIDED):
+    if decided:
         # A played match's sides, models and post-game sequence are the same for every reader: a
         # fragment under the data version, so a member's read after the first runs none of its
         # queries (issue 15, part 3).
@@ -86,7 +92,9 @@ def _records(match: Match) -> dict:
 
 
 def _played_context(match: Match, sides: list, records: dict) -> dict:
-    selectors.side_ninjas(match)
+    """What the played block shows beyond the page's own reads (only when the fragment is built):
+    the sides' teams, the models' records, the confirmer, the challenge's awards."""
+    selectors.match_played_block(match)
     return {
         "match": match,
         "sides": sides,

@@ -198,3 +198,49 @@ def test_random_query_strings_do_not_create_cache_entries():
     for query in ("", "?page=1", "?page=2", "?page=2&page=2", "?page=x", "?page=99999999"):
         assert anon.get(teams_url + query).status_code == 200
     assert len(cached_pages()) <= 2 + 2  # the list without a page, and page 2 (page 1 is the same page)
+
+
+def test_a_cached_page_is_stored_compressed_and_sent_so_to_clients_that_accept_gzip():
+    """Issue 15: a large cached page (a 256-team newsletter is ~540 KB) is gzip-compressed once,
+    when stored; a browser (Accept-Encoding: gzip) gets the stored bytes, any other client the
+    page decompressed, and both are told the page varies with Accept-Encoding."""
+    import gzip
+
+    team = make_team("tora", name="Zipped Claws")
+    url = reverse("teams:detail", args=[team.pk])
+    rendered = Client().get(url)  # the miss: rendered, then stored
+    assert rendered.status_code == 200 and "Content-Encoding" not in rendered
+    page = rendered.content
+
+    browser = Client(HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    with CaptureQueriesContext(connection) as ctx:
+        hit = browser.get(url)
+    assert len(ctx.captured_queries) == 0
+    assert hit["Content-Encoding"] == "gzip" and "Accept-Encoding" in hit["Vary"]
+    assert int(hit["Content-Length"]) == len(hit.content) < len(page) / 2
+    assert gzip.decompress(hit.content) == page
+
+    script = Client()  # no Accept-Encoding: the same page, decompressed
+    plain = script.get(url)
+    assert "Content-Encoding" not in plain and "Accept-Encoding" in plain["Vary"]
+    assert plain.content == page and int(plain["Content-Length"]) == len(page)
+    assert Client(HTTP_ACCEPT_ENCODING="identity").get(url).content == page
+
+
+def test_a_small_page_is_stored_as_it_is():
+    from django.http import HttpResponse
+
+    from common.pagecache import COMPRESS_FROM_BYTES, served, stored
+
+    small = HttpResponse(b"x" * (COMPRESS_FROM_BYTES - 1))
+    assert stored(small) is small
+    large = HttpResponse(b"<p>row</p>" * 200, content_type="text/html; charset=utf-8")
+    kept = stored(large)
+    assert kept["Content-Encoding"] == "gzip" and kept["Content-Type"] == "text/html; charset=utf-8"
+
+    class Request:
+        headers = {"Accept-Encoding": "gzip"}
+
+    assert served(kept, Request()) is kept
+    Request.headers = {"Accept-Encoding": "br"}
+    assert served(kept, Request()).content == large.content

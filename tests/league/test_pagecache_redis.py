@@ -99,3 +99,15 @@ def test_the_page_cache_stands_before_sessions_and_authentication():
         "axes.middleware.AxesMiddleware",
     ):
         assert cache_at < order.index(inner), inner
+
+
+def test_a_browser_gets_the_stored_compressed_page_in_one_round_trip(redis_cache, redis_commands):
+    import gzip
+
+    team = make_team("tora", name="Zipped Round Trip")
+    url = reverse("teams:detail", args=[team.pk])
+    page = Client().get(url).content
+    redis_commands.clear()
+    hit = Client(HTTP_ACCEPT_ENCODING="gzip").get(url)
+    assert hit["Content-Encoding"] == "gzip" and gzip.decompress(hit.content) == page
+    assert redis_commands == ["EVAL"]

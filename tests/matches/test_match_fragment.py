@@ -59,3 +59,27 @@ def test_a_members_second_read_takes_the_played_block_from_the_cache_until_a_wri
     team_services.team_rename(team=home, name="Striped Tigers")  # commits: the data version moves
     _, after = read(reader, url)
     assert after != block and "(now Striped Tigers)" in after
+
+
+def test_a_played_matchs_page_reads_only_what_it_shows_once_the_block_is_cached(brawl_match, league):
+    """Issue 15: with the played block from the cache, the page reads the match (its league and
+    challenge joined) and its sides' own lines: not the records entered, the people of the result,
+    the sides' kick-off snapshots, their teams or the challenge's awards."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    assert simulation.simulate_match(match=brawl_match, seed=5, actor=league.master) is not None
+    url = reverse("matches:detail", args=[brawl_match.pk])
+    reader = signed_in(UserFactory())
+    reader.get(url)  # builds the block
+    with CaptureQueriesContext(connection) as ctx:
+        page = reader.get(url).content.decode()
+    assert "The post-game sequence" in page and "Tigers" in page
+    sql = [q["sql"] for q in ctx.captured_queries]
+    match_sql = [q for q in sql if 'FROM "matches_match"' in q]
+    sides_sql = [q for q in sql if 'FROM "matches_matchteam"' in q]
+    assert len(match_sql) == 1 and len(sides_sql) == 1
+    assert "submitted_record" not in match_sql[0] and "auth_user" not in match_sql[0]
+    assert "roster_snapshot" not in sides_sql[0] and "teams_team" not in sides_sql[0]
+    assert not [q for q in sql if "rules_challengexpaward" in q]
+    assert len(sql) <= 6  # session, user, match, sides, the unread count (and a savepoint at most)
