@@ -16,6 +16,8 @@ def test_the_packages_exist():
         "games/__init__.py",
         "games/ninjutsu/__init__.py",
         "games/ninjutsu/engine/battle.py",
+        "games/ninjutsu/engine/results.py",
+        "games/kagemasters/engine/results.py",
         "games/tables.py",
     } <= names
 
@@ -27,4 +29,6 @@ def test_only_stdlib_and_own_imports(path):
 
 
 def test_games_import_without_django():
-    assert_imports_without(["games.ninjutsu.engine", "games.tables"], forbidden=(*SERVICES, "league"), cwd=ROOT)
+    assert_imports_without(
+        ["games.ninjutsu.engine", "games.kagemasters.engine", "games.tables"], forbidden=(*SERVICES, "league"), cwd=ROOT
+    )
