@@ -47,6 +47,8 @@ CACHEABLE = {
     "rules:status_effects",
     "rules:tables",
     "rules:odds",
+    "rules:ninjutsu",
+    "rules:kage_masters",
     "teams:list",
     "teams:detail",
     "teams:ledger",

@@ -209,6 +209,8 @@ def test_every_page_of_the_permission_matrix_passes_axe(
             "rules:tables",
             "rules:odds",
             "rules:ninjutsu_odds",
+            "rules:ninjutsu",
+            "rules:kage_masters",
             "teams:list",
             "teams:ledger",
             "teams:ninja_release",

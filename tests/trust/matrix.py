@@ -247,6 +247,8 @@ RULES: dict[str, list[Case]] = {
     "rules:tables": [_public()],
     "rules:odds": [_public()],
     "rules:ninjutsu_odds": [_public()],
+    "rules:ninjutsu": [_public()],
+    "rules:kage_masters": [_public()],
     # --- teams
     "teams:list": [_public()],
     "teams:create": [
