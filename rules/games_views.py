@@ -6,8 +6,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games.kagemasters.engine import KAGE_MASTERS, PointsScheme
-from games.kagemasters.engine import catalog as kage
+from games.kage_masters.engine import KAGE_MASTERS, PointsScheme
+from games.kage_masters.engine import catalog as kage
 from games.ninjutsu.engine import Ending, Rank
 from games.ninjutsu.engine import catalog as ninjutsu
 

@@ -17,7 +17,7 @@ def test_the_packages_exist():
         "games/ninjutsu/__init__.py",
         "games/ninjutsu/engine/battle.py",
         "games/ninjutsu/engine/results.py",
-        "games/kagemasters/engine/results.py",
+        "games/kage_masters/engine/results.py",
         "games/tables.py",
     } <= names
 
@@ -30,5 +30,5 @@ def test_only_stdlib_and_own_imports(path):
 
 def test_games_import_without_django():
     assert_imports_without(
-        ["games.ninjutsu.engine", "games.kagemasters.engine", "games.tables"], forbidden=(*SERVICES, "league"), cwd=ROOT
+        ["games.ninjutsu.engine", "games.kage_masters.engine", "games.tables"], forbidden=(*SERVICES, "league"), cwd=ROOT
     )

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.kagemasters.engine import (
+from games.kage_masters.engine import (
     KAGE_MASTERS,
     PointsScheme,
     Seat,

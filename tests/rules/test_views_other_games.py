@@ -4,7 +4,7 @@ components and its battle dice"): transcribed from the seeds, public, no databas
 import pytest
 from django.urls import reverse
 
-from games.kagemasters.engine import catalog as kage
+from games.kage_masters.engine import catalog as kage
 from games.ninjutsu.engine import catalog as ninjutsu
 
 
