@@ -1,29 +1,6 @@
 """Kage Masters' league rules as pure Python: standard library only, no Django (a test enforces it)."""
 
-from .results import (
-    KAGE_MASTERS,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    PointsScheme,
-    SeasonStats,
-    Seat,
-    league_points,
-    placements,
-    season_stats,
-    simulate_table,
-    validate,
-)
+from . import results
+from .results import *  # noqa: F403 (the names of results.__all__)
 
-__all__ = [
-    "KAGE_MASTERS",
-    "MAX_PLAYERS",
-    "MIN_PLAYERS",
-    "PointsScheme",
-    "Seat",
-    "SeasonStats",
-    "league_points",
-    "placements",
-    "season_stats",
-    "simulate_table",
-    "validate",
-]
+__all__ = results.__all__
