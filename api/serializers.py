@@ -163,12 +163,28 @@ class SeasonBriefSerializer(serializers.ModelSerializer):
 
 class LeagueSerializer(serializers.ModelSerializer):
     master = serializers.CharField(source="master.username", read_only=True)
-    team_count = serializers.IntegerField(read_only=True)
+    game = serializers.ChoiceField(
+        choices=League._meta.get_field("game").choices,
+        read_only=True,
+        help_text="The game the league plays (fixed when it was founded)",
+    )
+    game_name = serializers.CharField(source="get_game_display", read_only=True)
+    team_count = serializers.IntegerField(read_only=True, help_text="Entrants accepted: teams, or players")
     current_season = serializers.SerializerMethodField()
 
     class Meta:
         model = League
-        fields = ["slug", "name", "description", "master", "team_count", "current_season", "created_at"]
+        fields = [
+            "slug",
+            "name",
+            "game",
+            "game_name",
+            "description",
+            "master",
+            "team_count",
+            "current_season",
+            "created_at",
+        ]
 
     @extend_schema_field(SeasonBriefSerializer(allow_null=True))
     def get_current_season(self, league):

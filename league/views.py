@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from common.fragments import fragment
 from common.ui import add_service_errors, submit_form
+from games import registry as games
 from league import dashboard, selectors, services
 from league.forms import (
     ApplicationDecisionForm,
@@ -38,6 +39,7 @@ from league.forms import (
     SeasonForm,
     SimpleActionForm,
     WithdrawApplicationForm,
+    chosen_game,
 )
 from league.models import (
     REGULAR_STAGE,
@@ -103,18 +105,27 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def league_create(request: HttpRequest) -> HttpResponse:
-    form = LeagueCreateForm(request.POST if request.method == "POST" else None)
+    game = chosen_game(request.POST if request.method == "POST" else request.GET)
+    form = LeagueCreateForm(request.POST if request.method == "POST" else None, game=game)
     done = submit_form(
         request,
         form,
         lambda data: services.league_create(
-            master=request.user, name=data["name"], description=data["description"], **form.house_rules()
+            master=request.user,
+            name=data["name"],
+            description=data["description"],
+            game=data["game"],
+            **form.house_rules(),
         ),
         lambda league: f"{league.name} is founded; you are its ninja master. Open its first season.",
     )
     if done:
         return redirect("league:season_create", slug=done.result.slug)
-    return render(request, "league/form.html", {"form": form, "title": "Found a league"})
+    return render(
+        request,
+        "league/form.html",
+        {"form": form, "title": "Found a league", "games": games.GAMES.values(), "game": games.get(form.game)},
+    )
 
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -155,8 +166,11 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
         "House rules saved. They apply from the next season; running seasons keep theirs.",
     ):
         return redirect(league)
+    intro = f"{league.name} plays {league.get_game_display()} (fixed when it was founded)."
     return render(
-        request, "league/form.html", {"form": form, "title": f"House rules of {league.name}", "league": league}
+        request,
+        "league/form.html",
+        {"form": form, "title": f"House rules of {league.name}", "league": league, "intro": intro},
     )
 
 
