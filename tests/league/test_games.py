@@ -109,3 +109,30 @@ def test_the_api_shows_the_game(client, django_assert_max_num_queries):
     assert (body["game"], body["game_name"]) == ("kage_masters", "Ninja Dice: Kage Masters")
     listed = client.get(reverse("api:league-list")).json()["results"]
     assert sorted(row["game"] for row in listed) == ["allstars", "kage_masters"]
+
+
+def test_each_game_has_its_interface_and_all_stars_wraps_what_exists():
+    from league.games import GAMES, game_of
+    from league.readmodel import side_points
+    from matches.forms import ResultForm
+    from matches.services import validate_record
+    from matches.simulation import simulate_match
+    from stats.selectors.balance import balance
+
+    assert set(GAMES) == set(games.GAMES)
+    allstars = game_of(LeagueFactory())
+    assert (allstars.result_form, allstars.validate_result, allstars.simulator) == (
+        ResultForm,
+        validate_record,
+        simulate_match,
+    )
+    assert allstars.points is side_points and allstars.statistics is balance
+    assert allstars.can_enter_results and allstars.can_simulate and allstars.has_team_scrolls
+    season = make_season(0, points_win=4)
+    assert allstars.season_points(season, "win") == 4
+    for key in (games.NINJUTSU, games.KAGE_MASTERS):
+        game = game_of(key)
+        assert game.info is games.get(key) and not game.has_team_scrolls
+        # the later parts of issue 17 fill these; until then the pages say "not yet available"
+        assert not game.can_enter_results and not game.can_simulate and game.statistics is None
+        assert game.season_points(season, "win") == 4
