@@ -469,14 +469,33 @@ class MatchDetailSerializer(MatchSerializer):
 
 
 class TeamSerializer(serializers.ModelSerializer):
-    clan = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    game = serializers.ChoiceField(
+        choices=Team._meta.get_field("game").choices,
+        read_only=True,
+        help_text="The game: an All-Stars team scroll, or a player's entry in another game (no clan)",
+    )
+    clan = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True, allow_null=True, help_text="Empty for a player's entry"
+    )
     owner = serializers.CharField(source="owner.username", read_only=True)
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
     rating = serializers.IntegerField(read_only=True, help_text="The game's team rating (its roster today)")
 
     class Meta:
         model = Team
-        fields = ["id", "name", "clan", "owner", "league", "entry_status", "status", "treasury", "rating", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "game",
+            "clan",
+            "owner",
+            "league",
+            "entry_status",
+            "status",
+            "treasury",
+            "rating",
+            "created_at",
+        ]
 
 
 class NinjaLineSerializer(serializers.Serializer):
@@ -866,7 +885,7 @@ class StrengthRatingSerializer(serializers.Serializer):
         return team_link(self.context.get("request"), row.team_id, row.team.name) if row.team_id else None
 
     def get_clan(self, row) -> str | None:
-        return row.team.clan.slug if row.team_id else None
+        return row.team.clan.slug if row.team_id and row.team.clan_id else None
 
     def get_owner(self, row) -> str | None:
         return row.team.owner.username if row.team_id else None

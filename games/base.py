@@ -18,7 +18,8 @@ class GameInfo:
     ``min_players``/``max_players``: how many sides a match of the game has (a table of 2-5 for
     Kage Masters). ``has_team_scrolls``: entrants are team scrolls with a clan, a roster, a treasury
     and progression (All-Stars); otherwise an entrant is a player, named in the league by an
-    optional display name. ``entrant``/``entrants``: what a league of the game calls them.
+    optional display name. ``has_challenges``: each fixture is played under a challenge (the NAS
+    random challenge generator, rolled when it is scheduled). ``entrant``/``entrants``: what a league of the game calls them.
     """
 
     key: str
@@ -26,6 +27,7 @@ class GameInfo:
     min_players: int
     max_players: int
     has_team_scrolls: bool
+    has_challenges: bool
     entrant: str
     entrants: str
 

@@ -168,7 +168,7 @@ class ApplyForm(CrispyMixin, forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = (
-            Team.objects.filter(owner=user)
+            Team.objects.filter(owner=user, game=games.ALLSTARS)
             .exclude(status=Team.Status.RETIRED)
             .exclude(entry_status__in=[Team.EntryStatus.ACCEPTED, Team.EntryStatus.PENDING])
             .select_related("clan")
@@ -377,6 +377,21 @@ class InvitationCreateForm(CrispyMixin, forms.Form):
     )
     max_uses = forms.IntegerField(
         min_value=1, max_value=500, required=False, help_text="Applications it allows (blank: any number)."
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup_helper()
+
+
+class PlayerApplyForm(CrispyMixin, forms.Form):
+    """Joining a league of a game without team scrolls: the player, under an optional display name."""
+
+    submit_label = "Apply to join"
+    display_name = NameFormField(
+        max_length=Team._meta.get_field("name").max_length,
+        required=False,
+        help_text="How the league's pages name you. Leave blank for your username.",
     )
 
     def __init__(self, *args, **kwargs):

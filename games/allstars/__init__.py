@@ -10,6 +10,7 @@ GAME = GameInfo(
     min_players=2,
     max_players=4,
     has_team_scrolls=True,
+    has_challenges=True,
     entrant="team",
     entrants="teams",
 )

@@ -9,6 +9,7 @@ GAME = GameInfo(
     min_players=2,
     max_players=5,
     has_team_scrolls=False,
+    has_challenges=False,
     entrant="player",
     entrants="players",
 )
