@@ -69,7 +69,8 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 def team_list(request: HttpRequest) -> HttpResponse:
     from rules.engine.league import team_rating
 
-    qs = selectors.teams_with_ratings(Team.objects.exclude(status=Team.Status.RETIRED)).order_by("name")
+    # Team scrolls only: players' entries in the other games are listed by their leagues.
+    qs = selectors.teams_with_ratings(SCROLLS.exclude(status=Team.Status.RETIRED)).order_by("name")
     page = Paginator(qs, 25).get_page(request.GET.get("page"))
     rows = [(t, team_rating(selectors.team_snapshot(t))) for t in page.object_list]
     return render(request, "teams/team_list.html", {"page": page, "rows": rows})

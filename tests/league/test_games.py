@@ -93,6 +93,7 @@ def test_the_game_is_shown_on_the_list_the_league_page_and_the_dashboard(client,
     assert 'data-testid="league-game">Ninjutsu: Battle of the Ninjas<' in html
     assert "Starting koban" not in html and "Dice" not in html.split('data-testid="house-rules"')[1]
     assert "No player accepted yet." in html
+    assert "Balance statistics" not in html  # the clans' balance: All-Stars only
     html = client.get(allstars.get_absolute_url()).content.decode()
     assert 'data-testid="league-game">Ninja All-Stars<' in html and "Starting koban" in html
     client.force_login(kage.master)

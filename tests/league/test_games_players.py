@@ -229,3 +229,17 @@ def test_the_api_shows_a_players_entry_with_its_game_and_no_clan(client, django_
     assert (body["game"], body["clan"], body["name"]) == ("ninjutsu", None, "Player 1")
     assert client.get(reverse("api:team-detail", kwargs={"pk": make_team().pk})).json()["game"] == "allstars"
     assert League.objects.get(pk=season.league_id).game == "ninjutsu"
+
+
+def test_a_player_changes_their_display_name_and_the_teams_list_shows_scrolls_only(client):
+    season = ninjutsu_season(1)
+    entry = season.entries.get().team
+    make_team(name="Scroll Tigers")
+    client.force_login(entry.owner)
+    response = client.post(
+        reverse("teams:edit", kwargs={"pk": entry.pk}), {"name": "Moon Shadow", "no_colours": "on", "motto": ""}
+    )
+    entry.refresh_from_db()
+    assert response.status_code == 302 and entry.name == "Moon Shadow" and entry.clan_id is None
+    html = client.get(reverse("teams:list")).content.decode()
+    assert "Scroll Tigers" in html and "Moon Shadow" not in html
