@@ -300,3 +300,21 @@ def test_a_players_league_travels_in_a_backup_and_an_older_backup_is_all_stars()
     _wipe()
     league = league_import(document)
     assert league.game == "allstars" and set(Team.objects.values_list("game", flat=True)) == {"allstars"}
+
+
+def test_the_api_refuses_what_a_players_league_does_not_have_yet():
+    from rest_framework.test import APIClient
+
+    from rules.models import Challenge
+
+    season = ninjutsu_season(2)
+    with pytest.raises(ValidationError, match="has no challenges"):
+        services.schedule_request(season=season, kind=ScheduleRun.Kind.ROUND_ROBIN, challenge=Challenge.objects.first())
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    match = Match.objects.get(season=season)
+    api = APIClient()
+    api.force_authenticate(season.league.master)
+    response = api.post(reverse("api:match-result", kwargs={"pk": match.pk}), {}, format="json")
+    assert response.status_code == 400 and "not yet available for Ninjutsu" in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.SCHEDULED and match.kicked_off_at is None
