@@ -193,6 +193,11 @@ def league_import(document: dict) -> League:
             for row in document.get(name, []):
                 values = {}
                 for field in _fields(model):
+                    if field.name not in row and field.has_default():
+                        # a column added after the document was made (a league's and a team's game,
+                        # issue 17): its default, as the migration that added it gave existing rows
+                        values[field.attname] = field.get_default()
+                        continue
                     value = row.get(field.name)
                     if field.is_relation and value is not None:
                         target = field.remote_field.model

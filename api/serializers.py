@@ -163,12 +163,28 @@ class SeasonBriefSerializer(serializers.ModelSerializer):
 
 class LeagueSerializer(serializers.ModelSerializer):
     master = serializers.CharField(source="master.username", read_only=True)
-    team_count = serializers.IntegerField(read_only=True)
+    game = serializers.ChoiceField(
+        choices=League._meta.get_field("game").choices,
+        read_only=True,
+        help_text="The game the league plays (fixed when it was founded)",
+    )
+    game_name = serializers.CharField(source="get_game_display", read_only=True)
+    team_count = serializers.IntegerField(read_only=True, help_text="Entrants accepted: teams, or players")
     current_season = serializers.SerializerMethodField()
 
     class Meta:
         model = League
-        fields = ["slug", "name", "description", "master", "team_count", "current_season", "created_at"]
+        fields = [
+            "slug",
+            "name",
+            "game",
+            "game_name",
+            "description",
+            "master",
+            "team_count",
+            "current_season",
+            "created_at",
+        ]
 
     @extend_schema_field(SeasonBriefSerializer(allow_null=True))
     def get_current_season(self, league):
@@ -453,14 +469,33 @@ class MatchDetailSerializer(MatchSerializer):
 
 
 class TeamSerializer(serializers.ModelSerializer):
-    clan = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    game = serializers.ChoiceField(
+        choices=Team._meta.get_field("game").choices,
+        read_only=True,
+        help_text="The game: an All-Stars team scroll, or a player's entry in another game (no clan)",
+    )
+    clan = serializers.SlugRelatedField(
+        slug_field="slug", read_only=True, allow_null=True, help_text="Empty for a player's entry"
+    )
     owner = serializers.CharField(source="owner.username", read_only=True)
     league = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
     rating = serializers.IntegerField(read_only=True, help_text="The game's team rating (its roster today)")
 
     class Meta:
         model = Team
-        fields = ["id", "name", "clan", "owner", "league", "entry_status", "status", "treasury", "rating", "created_at"]
+        fields = [
+            "id",
+            "name",
+            "game",
+            "clan",
+            "owner",
+            "league",
+            "entry_status",
+            "status",
+            "treasury",
+            "rating",
+            "created_at",
+        ]
 
 
 class NinjaLineSerializer(serializers.Serializer):
@@ -850,7 +885,7 @@ class StrengthRatingSerializer(serializers.Serializer):
         return team_link(self.context.get("request"), row.team_id, row.team.name) if row.team_id else None
 
     def get_clan(self, row) -> str | None:
-        return row.team.clan.slug if row.team_id else None
+        return row.team.clan.slug if row.team_id and row.team.clan_id else None
 
     def get_owner(self, row) -> str | None:
         return row.team.owner.username if row.team_id else None

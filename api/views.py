@@ -22,6 +22,7 @@ from api.filters import MatchFilter, NewsletterFilter, NinjaFilter, ProfileFilte
 from api.throttling import AnonThrottle, MemberThrottle, WriteThrottle
 from league import selectors as league_selectors
 from league import services as league_services
+from league.games import game_of
 from league.models import League, ScheduleRun, Season
 from league.tasks import schedule_generate_task
 from matches import selectors as match_selectors
@@ -233,6 +234,9 @@ class MatchViewSet(ReadOnlyViewSet):
         match = self.get_object()
         if match.status != Match.Status.SCHEDULED:
             raise ValidationError(f"This match is {match.get_status_display().lower()}.")
+        game = game_of(match.league) if match.league_id is not None else None  # loaded with the match
+        if game is not None and not game.can_enter_results:
+            raise ValidationError(f"Entering results is not yet available for {game.name}.")
         if match.challenge_id is None:
             raise ValidationError("Choose the challenge before entering the result.")
         return match

@@ -7,6 +7,7 @@ from django import forms
 
 from common.text import NameFormField, SingleLineFormField
 from common.ui import StyledSubmit
+from games import registry as games
 from league.models import TIE_BREAKER_CHOICES, HouseRules, League, ScheduleRun, Season
 from rules.models import Challenge
 from teams.models import Team
@@ -37,8 +38,13 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
         fields = ["description", *HOUSE_RULE_FIELDS]
         widgets = {"description": forms.Textarea(attrs={"rows": 3})}
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, game: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.game = game or self.instance.game
+        if not games.get(self.game).has_team_scrolls:
+            # The All-Stars-only rules (koban, dice of the post-game sequence, underdogs) mean nothing here.
+            for name in HouseRules.ALLSTARS_ONLY_FIELDS:
+                self.fields.pop(name, None)
         current = self.instance.tie_breaker_list if self.instance.pk else League().tie_breaker_list
         choices = [("", "—"), *TIE_BREAKER_CHOICES.items()]
         for i in range(TIE_BREAKER_SLOTS):
@@ -63,14 +69,65 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
         return data
 
     def house_rules(self) -> dict:
-        return {name: self.cleaned_data[name] for name in HouseRules.HOUSE_RULE_FIELDS}
+        """The rules the form asks for (a league of another game than All-Stars: not its own rules)."""
+        return {name: self.cleaned_data[name] for name in HouseRules.HOUSE_RULE_FIELDS if name in self.cleaned_data}
+
+
+def chosen_game(data) -> str:
+    """The game a founding form is for: the one posted or asked for (``?game=``), else All-Stars."""
+    game = (data or {}).get("game") or games.DEFAULT
+    return game if game in games.GAMES else games.DEFAULT
 
 
 class LeagueCreateForm(HouseRulesForm):
+    """Founding a league: its game first (fixed once founded), then its name and house rules.
+
+    The game comes from the data posted, else the page's ``?game=`` (the links above the form):
+    a league of a game without team scrolls is asked no All-Stars-only rule. A form posted without
+    a game founds an All-Stars league, as before there were other games.
+    """
+
     submit_label = "Create league"
+    game = forms.ChoiceField(
+        choices=games.CHOICES,
+        required=False,
+        help_text="Fixed once the league is founded: its entrants are of this game.",
+    )
 
     class Meta(HouseRulesForm.Meta):
         fields = ["name", *HouseRulesForm.Meta.fields]
+
+    def __init__(self, data=None, *args, game: str | None = None, **kwargs):
+        game = game or chosen_game(data)
+        # Switched to All-Stars on a page built for another game: its own rules were not on the page.
+        # Show them at their defaults and ask again rather than found the league unseen.
+        self.switched_to_scrolls = (
+            data is not None
+            and games.get(game).has_team_scrolls
+            and not any(name in data for name in HouseRules.ALLSTARS_ONLY_FIELDS)
+            and "game" in data
+        )
+        if self.switched_to_scrolls:
+            data = data.copy()
+            for name in HouseRules.ALLSTARS_ONLY_FIELDS:
+                default = League._meta.get_field(name).get_default()
+                if default is not None and default is not False:
+                    data[name] = default
+        super().__init__(data, *args, game=game, **kwargs)
+        self.fields["game"].initial = self.game
+        self.order_fields(["game", "name"])
+
+    def clean_game(self) -> str:
+        return self.cleaned_data.get("game") or self.game
+
+    def clean(self):
+        data = super().clean()
+        if self.switched_to_scrolls:
+            raise forms.ValidationError(
+                f"{games.get(self.game).name} has house rules of its own (koban, dice, underdog bonuses): "
+                "check them below, then create the league."
+            )
+        return data
 
 
 class SeasonForm(CrispyMixin, forms.Form):
@@ -111,7 +168,7 @@ class ApplyForm(CrispyMixin, forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = (
-            Team.objects.filter(owner=user)
+            Team.objects.filter(owner=user, game=games.ALLSTARS)
             .exclude(status=Team.Status.RETIRED)
             .exclude(entry_status__in=[Team.EntryStatus.ACCEPTED, Team.EntryStatus.PENDING])
             .select_related("clan")
@@ -320,6 +377,21 @@ class InvitationCreateForm(CrispyMixin, forms.Form):
     )
     max_uses = forms.IntegerField(
         min_value=1, max_value=500, required=False, help_text="Applications it allows (blank: any number)."
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._setup_helper()
+
+
+class PlayerApplyForm(CrispyMixin, forms.Form):
+    """Joining a league of a game without team scrolls: the player, under an optional display name."""
+
+    submit_label = "Apply to join"
+    display_name = NameFormField(
+        max_length=Team._meta.get_field("name").max_length,
+        required=False,
+        help_text="How the league's pages name you. Leave blank for your username.",
     )
 
     def __init__(self, *args, **kwargs):

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from common.text import MultiLineField, NameField, NameKeyField, NameKeyMixin
+from games import registry as games
 from matches.models import REGULAR_STAGE, playoff_stage
 from outbox.models import RecoverableJob
 from rules.engine import house_rules as engine_house_rules
@@ -128,6 +129,19 @@ class HouseRules(models.Model):
         "several_teams_per_owner",
     )
 
+    #: House rules that mean something in Ninja All-Stars only (koban, the dice of the post-game
+    #: sequence, underdogs): a league of another game neither shows nor asks for them.
+    ALLSTARS_ONLY_FIELDS = (
+        "starting_koban",
+        "revenue_win",
+        "revenue_draw",
+        "revenue_loss",
+        "dice_mode",
+        "underdog_bonuses",
+        "max_bonus_koban",
+        "revenue_forfeit_win",
+    )
+
     class Meta:
         abstract = True
 
@@ -165,6 +179,12 @@ class League(NameKeyMixin, HouseRules):
     name = NameField(max_length=100, unique=True)
     name_key = NameKeyField(source="name", help_text="What uniqueness compares (common/text.py: name_key)")
     slug = models.SlugField(max_length=100, unique=True)
+    game = models.CharField(
+        max_length=20,
+        choices=games.CHOICES,
+        default=games.DEFAULT,
+        help_text="The game the league plays, chosen when it is founded and fixed after (docs/leagues.md, Games).",
+    )
     description = MultiLineField(blank=True, max_length=5000)
     master = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="mastered_leagues")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -185,6 +205,16 @@ class League(NameKeyMixin, HouseRules):
 
     def get_absolute_url(self) -> str:
         return reverse("league:detail", kwargs={"slug": self.slug})
+
+    @property
+    def game_info(self) -> games.GameInfo:
+        """The game's plain description (its name, players per match, whether it has team scrolls)."""
+        return games.get(self.game)
+
+    @property
+    def has_team_scrolls(self) -> bool:
+        """Entrants are All-Stars team scrolls (clan, roster, treasury); else players."""
+        return self.game_info.has_team_scrolls
 
 
 class Season(HouseRules):

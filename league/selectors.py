@@ -65,7 +65,7 @@ class TableRow:
             "team_id": self.team.pk,
             "team": self.team.name,
             "owner": self.team.owner.username,
-            "clan": self.team.clan.name,
+            "clan": self.team.clan.name if self.team.clan_id else "",  # a player's entry has none
             "played": self.played,
             "won": self.won,
             "drawn": self.drawn,

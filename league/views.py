@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from common.fragments import fragment
 from common.ui import add_service_errors, submit_form
+from games import registry as games
 from league import dashboard, selectors, services
 from league.forms import (
     ApplicationDecisionForm,
@@ -32,12 +33,14 @@ from league.forms import (
     InvitationApplyForm,
     InvitationCreateForm,
     LeagueCreateForm,
+    PlayerApplyForm,
     RolloverForm,
     RoundDatesForm,
     ScheduleForm,
     SeasonForm,
     SimpleActionForm,
     WithdrawApplicationForm,
+    chosen_game,
 )
 from league.models import (
     REGULAR_STAGE,
@@ -103,18 +106,27 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def league_create(request: HttpRequest) -> HttpResponse:
-    form = LeagueCreateForm(request.POST if request.method == "POST" else None)
+    game = chosen_game(request.POST if request.method == "POST" else request.GET)
+    form = LeagueCreateForm(request.POST if request.method == "POST" else None, game=game)
     done = submit_form(
         request,
         form,
         lambda data: services.league_create(
-            master=request.user, name=data["name"], description=data["description"], **form.house_rules()
+            master=request.user,
+            name=data["name"],
+            description=data["description"],
+            game=data["game"],
+            **form.house_rules(),
         ),
         lambda league: f"{league.name} is founded; you are its ninja master. Open its first season.",
     )
     if done:
         return redirect("league:season_create", slug=done.result.slug)
-    return render(request, "league/form.html", {"form": form, "title": "Found a league"})
+    return render(
+        request,
+        "league/form.html",
+        {"form": form, "title": "Found a league", "games": games.GAMES.values(), "game": games.get(form.game)},
+    )
 
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
@@ -123,12 +135,22 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     current = next((s for s in seasons if not s.is_finished), None)
     teams = list(selectors.league_teams(league))
     is_master = is_league_master(request.user, league)
-    can_apply = request.user.is_authenticated and (
-        Team.objects.filter(owner=request.user)
-        .exclude(status=Team.Status.RETIRED)
-        .exclude(entry_status__in=[Team.EntryStatus.ACCEPTED, Team.EntryStatus.PENDING])
-        .exists()
-    )
+    if not request.user.is_authenticated:
+        can_apply = False
+    elif league.has_team_scrolls:
+        can_apply = (
+            Team.objects.filter(owner=request.user, game=league.game)
+            .exclude(status=Team.Status.RETIRED)
+            .exclude(entry_status__in=[Team.EntryStatus.ACCEPTED, Team.EntryStatus.PENDING])
+            .exists()
+        )
+    else:  # a player joins once, as themselves
+        can_apply = not (
+            Team.objects.filter(owner=request.user, league=league)
+            .exclude(status=Team.Status.RETIRED)
+            .filter(entry_status__in=[Team.EntryStatus.ACCEPTED, Team.EntryStatus.PENDING])
+            .exists()
+        )
     context = {
         "league": league,
         "seasons": seasons,
@@ -155,15 +177,21 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
         "House rules saved. They apply from the next season; running seasons keep theirs.",
     ):
         return redirect(league)
+    intro = f"{league.name} plays {league.get_game_display()} (fixed when it was founded)."
     return render(
-        request, "league/form.html", {"form": form, "title": f"House rules of {league.name}", "league": league}
+        request,
+        "league/form.html",
+        {"form": form, "title": f"House rules of {league.name}", "league": league, "intro": intro},
     )
 
 
 @login_required
 def league_apply(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
-    form = ApplyForm(request.POST if request.method == "POST" else None, user=request.user)
+    data = request.POST if request.method == "POST" else None
+    if not league.has_team_scrolls:
+        return _player_apply(request, league, data)
+    form = ApplyForm(data, user=request.user)
     if submit_form(
         request,
         form,
@@ -180,6 +208,25 @@ def league_apply(request: HttpRequest, slug: str) -> HttpResponse:
             "league": league,
             "intro": "Choose one of your teams that is not already in a league.",
         },
+    )
+
+
+def _player_apply(request: HttpRequest, league: League, data) -> HttpResponse:
+    """Joining a league of a game without team scrolls: the player applies as themselves."""
+    form = PlayerApplyForm(data)
+    if submit_form(
+        request,
+        form,
+        lambda data: services.player_apply(user=request.user, league=league, display_name=data["display_name"]),
+        lambda entry: f"You have applied to {league.name} as {entry.name}; the ninja master will answer.",
+    ):
+        return redirect(league)
+    intro = (
+        f"{league.name} plays {league.get_game_display()}: you join as a player, with no team to build. "
+        "The ninja master accepts or refuses the application."
+    )
+    return render(
+        request, "league/form.html", {"form": form, "title": f"Join {league.name}", "league": league, "intro": intro}
     )
 
 
@@ -298,6 +345,8 @@ def _schedule_forms(season: Season) -> list[dict]:
         form = ScheduleForm(initial={"kind": kind, "round_number": round_number}, label=label, action=action)
         if kind != ScheduleRun.Kind.ROUND_ROBIN:
             del form.fields["interval_days"]
+        if not season.league.game_info.has_challenges:
+            del form.fields["challenge"]  # a game without All-Stars' challenges
         out.append({"kind": kind, "form": form, "problems": problems})
     return out
 
@@ -332,7 +381,9 @@ def _table_html(season: Season) -> str:
     """The running season's table with each team's next fixture (the same for every reader)."""
     nexts = selectors.next_fixtures(season)
     rows = [(row, nexts.get(row.team.pk)) for row in selectors.league_table(season)]
-    return render_to_string("league/includes/_table.html", {"rows": rows, "show_next": True})
+    game = season.league.game_info
+    context = {"rows": rows, "show_next": True, "scrolls": game.has_team_scrolls, "entrant": game.entrant}
+    return render_to_string("league/includes/_table.html", context)
 
 
 @login_required
@@ -805,11 +856,20 @@ def invitation_join(request: HttpRequest, code: str) -> HttpResponse:
     invitation = get_object_or_404(LeagueInvitation.objects.select_related("league", "league__master"), code=code)
     league = invitation.league
     refusal = invitation.refusal()
-    form = InvitationApplyForm(request.POST if request.method == "POST" and not refusal else None, user=request.user)
+    data = request.POST if request.method == "POST" and not refusal else None
+    if league.has_team_scrolls:
+        form = InvitationApplyForm(data, user=request.user)
+    else:
+        form = PlayerApplyForm(data)
     done = submit_form(
         request,
         form,
-        lambda data: services.invitation_apply(invitation=invitation, team=data["team"], user=request.user),
+        lambda data: services.invitation_apply(
+            invitation=invitation,
+            team=data.get("team"),
+            user=request.user,
+            display_name=data.get("display_name", ""),
+        ),
         lambda team: f"{team.name} has applied to {league.name}; the ninja master will answer.",
         allowed=not refusal,
     )

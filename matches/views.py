@@ -9,6 +9,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
 from common.fragments import fragment
+from games import registry as games
 from matches import selectors, services
 from matches.forms import (
     AdvancementChoiceForm,
@@ -33,6 +34,18 @@ def _get_match(pk: int) -> Match:
         raise Http404("No such match") from None
 
 
+def not_yet_for_game(match: Match) -> str:
+    """Why a match of a league of another game than All-Stars has no pre-match sheet, kick-off or
+    result entry yet (issue 17's later parts give each game its result form); empty for All-Stars.
+    The match's league is loaded with it (selectors.match_for_page), so this costs no query."""
+    if match.league_id is None:
+        return ""
+    game = games.get(match.league.game)
+    if game.has_team_scrolls:
+        return ""
+    return f"Entering results is not yet available for {game.name}: it comes with the game's result form."
+
+
 def _errors(exc: ValidationError) -> list[str]:
     return exc.messages
 
@@ -50,6 +63,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if match.status in (Match.Status.SUBMITTED, Match.Status.DISPUTED) or match.settlement:
         selectors.match_page_people(match)
     records = _records(match)
+    not_yet = not_yet_for_game(match)
     played = None
     if decided:
         # A played match's sides, models and post-game sequence are the same for every reader: a
@@ -65,7 +79,10 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "match": match,
         "sides": sides,
         "played": played,
-        "can_enter": match.status == Match.Status.SCHEDULED and services.can_enter_result(request.user, match),
+        "not_yet": not_yet,
+        "can_enter": not not_yet
+        and match.status == Match.Status.SCHEDULED
+        and services.can_enter_result(request.user, match),
         "can_confirm": match.status == Match.Status.SUBMITTED and services.can_confirm(request.user, match),
         "can_counter": services.can_counter_submit(request.user, match),
         "can_settle": services.can_settle(request.user, match),
@@ -115,6 +132,9 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
     Stealth. Before kick-off the figures are live (the same functions kick-off stores them with);
     after it, the kick-off snapshot."""
     match = _get_match(pk)
+    if not_yet := not_yet_for_game(match):
+        messages.info(request, not_yet)
+        return redirect(match)
     blockers, roster_blockers = [], []
     if match.kicked_off_at:
         sides = list(match.sides.all())
@@ -168,6 +188,9 @@ def kick_off(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("league"), pk=pk)
     if not services.can_enter_result(request.user, match):
         raise PermissionDenied("Only a player in this match or the league's master may kick it off.")
+    if not_yet := not_yet_for_game(match):
+        messages.info(request, not_yet)
+        return redirect(match)
     try:
         services.match_kick_off(match=match)
     except ValidationError as exc:
@@ -190,6 +213,9 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
     counter = services.can_counter_submit(request.user, match)
     if match.status != Match.Status.SCHEDULED and not counter:
         messages.info(request, f"This match is {match.get_status_display().lower()}.")
+        return redirect(match)
+    if not_yet := not_yet_for_game(match):
+        messages.info(request, not_yet)
         return redirect(match)
     if match.challenge_id is None:
         messages.error(request, "Choose the challenge before entering the result.")

@@ -71,7 +71,7 @@ def side_fact(side: MatchTeam) -> dict:
     return {
         "team_id": side.team_id,
         "team": side.team.name,
-        "clan": side.team.clan.name,
+        "clan": side.team.clan.name if side.team.clan_id else "",  # a player's entry has none
         "owner": side.team.owner.username,
         "points": side.points or 0,
         "outcome": side.outcome,
@@ -414,6 +414,8 @@ def clan_records(games: dict[int, list[MatchTeam]]) -> list[dict]:
     for game in games.values():
         for i, a in enumerate(game):
             for b in game[i + 1 :]:
+                if a.team.clan_id is None or b.team.clan_id is None:
+                    continue  # players' entries (games without team scrolls) have no clan
                 ca, cb = a.team.clan.name, b.team.clan.name
                 if ca == cb:
                     continue

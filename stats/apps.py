@@ -7,7 +7,13 @@ class StatsConfig(AppConfig):
     verbose_name = "Statistics"
 
     def ready(self) -> None:
+        from games import registry
+        from league import games
         from matches import hooks
+        from stats.selectors.balance import balance
+
+        # The All-Stars statistics the site has today: the balance of clans, profiles and challenges.
+        games.register_statistics(registry.ALLSTARS, balance)
 
         def recompute_ratings(match_id: int) -> None:
             from outbox.dispatch import dispatch_now

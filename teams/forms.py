@@ -7,6 +7,7 @@ from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 
 from common.text import NameFormField, SingleLineFormField, fold, mixed_script_words, name_key
 from common.ui import StyledSubmit
+from games import registry as games
 from rules.models import Clan, SpecialAbility
 from teams.models import MOTTO_MAX_LENGTH, Team
 from teams.services import recruit_check
@@ -91,7 +92,9 @@ class TeamCreateForm(CrispyMixin, forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         # The league a team applies to, through the team's own relation (teams does not import league).
-        self.fields["league"].queryset = Team._meta.get_field("league").related_model.objects.all()
+        # Only leagues of All-Stars take team scrolls; in the other games a player joins as themselves.
+        leagues = Team._meta.get_field("league").related_model.objects.filter(game=games.ALLSTARS)
+        self.fields["league"].queryset = leagues
         self.fields["clan"].label_from_instance = lambda c: f"{c.name} ({c.element})"
         self._setup_helper()
 

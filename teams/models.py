@@ -14,6 +14,7 @@ from django.db import models
 from django.urls import reverse
 
 from common.text import NameField, NameKeyField, NameKeyMixin, SingleLineField
+from games import registry as games
 from rules.models import Keyword, Profile, SpecialAbility
 
 #: A team colour: "#" and six hex digits (what an ``<input type="color">`` sends).
@@ -22,6 +23,11 @@ MOTTO_MAX_LENGTH = 120
 
 
 class Team(NameKeyMixin, models.Model):
+    """An entrant of a league: an All-Stars team scroll (a clan, a roster, a treasury), or, in a
+    league of a game without team scrolls (``game``), a player's entry, named by the display name
+    the player chose for that league, with no clan and nothing else of a scroll (docs/leagues.md,
+    "Games"). Either way the seasons, fixtures, byes, tables and playoffs key on this row."""
+
     class Status(models.TextChoices):
         BUILDING = "building", "Building"
         READY = "ready", "Ready"
@@ -36,7 +42,13 @@ class Team(NameKeyMixin, models.Model):
     name = NameField(max_length=80)
     name_key = NameKeyField(source="name", help_text="What uniqueness in a league compares (common/text.py)")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="teams")
-    clan = models.ForeignKey("rules.Clan", on_delete=models.PROTECT, related_name="teams")
+    game = models.CharField(
+        max_length=20,
+        choices=games.CHOICES,
+        default=games.DEFAULT,
+        help_text="The game it plays: All-Stars teams have a clan; the other games' entries none",
+    )
+    clan = models.ForeignKey("rules.Clan", null=True, blank=True, on_delete=models.PROTECT, related_name="teams")
     league = models.ForeignKey("league.League", null=True, blank=True, on_delete=models.PROTECT, related_name="teams")
     entry_status = models.CharField(max_length=10, choices=EntryStatus.choices, default=EntryStatus.NONE)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.BUILDING)
@@ -64,6 +76,12 @@ class Team(NameKeyMixin, models.Model):
                 violation_error_message="A team with this name (or one that looks the same) is already in this league.",
             ),
             models.CheckConstraint(condition=~models.Q(name_key=""), name="team_name_not_blank"),
+            models.CheckConstraint(
+                condition=(models.Q(game=games.ALLSTARS) & models.Q(clan__isnull=False))
+                | (~models.Q(game=games.ALLSTARS) & models.Q(clan__isnull=True)),
+                name="team_clan_for_all_stars_only",
+                violation_error_message="An All-Stars team has a clan; a player's entry in another game has none.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -71,6 +89,15 @@ class Team(NameKeyMixin, models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("teams:detail", kwargs={"pk": self.pk})
+
+    @property
+    def has_scroll(self) -> bool:
+        """An All-Stars team scroll (clan, roster, treasury, XP); else a player's entry."""
+        return games.get(self.game).has_team_scrolls
+
+    @property
+    def game_info(self) -> games.GameInfo:
+        return games.get(self.game)
 
     @property
     def is_retired(self) -> bool:

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from common import text
 from common.bulk import update_rows
+from games import registry as games
 from rules.engine import recruitment
 from rules.engine.league import STARTING_KOBAN
 from rules.engine.recruitment import ChosenAbility, RecruitCheck, RecruitTeam
@@ -149,7 +150,12 @@ def _team_name_taken(name: str, league, *, exclude: Team | None = None) -> None:
 
 
 def team_create(*, owner, name: str, clan, league=None) -> Team:
+    """An All-Stars team of ``clan`` with its starting koban; founded in ``league``, it applies to it."""
     name = text.clean_name(name, max_length=Team._meta.get_field("name").max_length, what="your team a name")
+    if league is not None and league.game != games.ALLSTARS:
+        raise ValidationError(
+            {"league": f"{league} plays {league.get_game_display()}: join it as a player, with no team to build."}
+        )
     _team_name_taken(name, league)
     if league is not None and not league.several_teams_per_owner:
         # founding a team in a league is applying to it: not while another team of the player is

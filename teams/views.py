@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from common.fragments import fragment
 from common.ui import add_service_errors, submit_form
+from games import registry as games
 from rules.engine import recruitment
 from rules.models import Profile
 from teams import selectors, services
@@ -33,6 +34,10 @@ from teams.permissions import (
     require_team_owner,
 )
 from teams.throttling import signup_allowed
+
+#: Team scrolls: a player's entry in a game without them (Ninjutsu, Kage Masters) has no roster,
+#: recruitment, treasury or retirement, and those pages are not found for it (docs/leagues.md, "Games").
+SCROLLS = Team.objects.filter(game=games.ALLSTARS)
 
 #: The states of a team that still plays (a retired team's scroll is history: no edit, no retirement).
 PLAYING = (Team.Status.BUILDING, Team.Status.READY)
@@ -64,7 +69,8 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 def team_list(request: HttpRequest) -> HttpResponse:
     from rules.engine.league import team_rating
 
-    qs = selectors.teams_with_ratings(Team.objects.exclude(status=Team.Status.RETIRED)).order_by("name")
+    # Team scrolls only: players' entries in the other games are listed by their leagues.
+    qs = selectors.teams_with_ratings(SCROLLS.exclude(status=Team.Status.RETIRED)).order_by("name")
     page = Paginator(qs, 25).get_page(request.GET.get("page"))
     rows = [(t, team_rating(selectors.team_snapshot(t))) for t in page.object_list]
     return render(request, "teams/team_list.html", {"page": page, "rows": rows})
@@ -90,6 +96,8 @@ def team_create(request: HttpRequest) -> HttpResponse:
 
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("clan", "owner", "league"), pk=pk)
+    if not team.has_scroll:
+        return _entry_detail(request, team)
     can_manage = can_manage_team(request.user, team)
     all_games = request.GET.get("games") == "all"
     # Below the header the scroll is the same for every reader with the same rights: a fragment
@@ -112,6 +120,18 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "teams/team_detail.html", context)
 
 
+def _entry_detail(request: HttpRequest, team: Team) -> HttpResponse:
+    """A player's entry in a league of a game without team scrolls: who plays, where, their
+    strength and their games; no clan, roster, treasury, XP or underdog."""
+    context = {
+        "team": team,
+        "strength": selectors.strength_ratings([team.pk]).get(team.pk, {}),
+        "can_withdraw": can_withdraw_application(request.user, team),
+        "is_owner": is_team_owner(request.user, team),
+    }
+    return render(request, "teams/entry_detail.html", context)
+
+
 def _scroll_body(team: Team, can_manage: bool) -> dict:
     """What the scroll's body shows: the roster's lines, what stops the team being marked ready or
     kicking off (issue 14: whatever its status), the recent ledger."""
@@ -126,14 +146,14 @@ def _scroll_body(team: Team, can_manage: bool) -> dict:
 
 
 def team_ledger(request: HttpRequest, pk: int) -> HttpResponse:
-    team = get_object_or_404(Team.objects.select_related("clan"), pk=pk)
+    team = get_object_or_404(SCROLLS.select_related("clan"), pk=pk)
     page = Paginator(team.ledger.select_related("match").order_by("-id"), 50).get_page(request.GET.get("page"))
     return render(request, "teams/team_ledger.html", {"team": team, "page": page})
 
 
 @login_required
 def recruit(request: HttpRequest, pk: int) -> HttpResponse:
-    team = get_object_or_404(Team.objects.select_related("clan", "league"), pk=pk)
+    team = get_object_or_404(SCROLLS.select_related("clan", "league"), pk=pk)
     require_manage_team(request.user, team)
     profiles = list(
         Profile.objects.filter(clan=team.clan).select_related("clan").prefetch_related("keywords").order_by("order")
@@ -154,7 +174,7 @@ def recruit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
-    team = get_object_or_404(Team.objects.select_related("clan", "league"), pk=pk)
+    team = get_object_or_404(SCROLLS.select_related("clan", "league"), pk=pk)
     require_manage_team(request.user, team)
     profile = get_object_or_404(Profile.objects.select_related("clan"), slug=slug)
     form = RecruitForm(
@@ -191,7 +211,7 @@ def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
 
 @login_required
 def ninja_release(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
-    team = get_object_or_404(Team.objects.select_related("league"), pk=pk)
+    team = get_object_or_404(SCROLLS.select_related("league"), pk=pk)
     require_manage_team(request.user, team)
     ninja = get_object_or_404(
         Ninja.objects.select_related("profile"), pk=ninja_pk, team=team, status=Ninja.Status.ACTIVE
@@ -209,7 +229,7 @@ def ninja_release(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
 
 @login_required
 def ninja_rename(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
-    team = get_object_or_404(Team.objects.select_related("league"), pk=pk)
+    team = get_object_or_404(SCROLLS.select_related("league"), pk=pk)
     require_manage_team(request.user, team)
     ninja = get_object_or_404(Ninja, pk=ninja_pk, team=team, status=Ninja.Status.ACTIVE)
     form = NinjaRenameForm(request.POST if request.method == "POST" else None, initial={"name": ninja.name})
@@ -221,7 +241,7 @@ def ninja_rename(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def team_ready(request: HttpRequest, pk: int) -> HttpResponse:
-    team = get_object_or_404(Team.objects.select_related("league"), pk=pk)
+    team = get_object_or_404(SCROLLS.select_related("league"), pk=pk)
     require_manage_team(request.user, team)
     try:
         services.team_mark_ready(team=team)
@@ -265,7 +285,7 @@ def team_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def team_retire(request: HttpRequest, pk: int) -> HttpResponse:
     """The owner retires the team, after a confirmation page that shows it (and what stops it)."""
-    team = get_object_or_404(Team.objects.select_related("league", "clan"), pk=pk, status__in=PLAYING)
+    team = get_object_or_404(SCROLLS.select_related("league", "clan"), pk=pk, status__in=PLAYING)
     require_team_owner(request.user, team)
     if request.method == "POST":
         try:

@@ -1,1 +1,15 @@
-"""Ninja Dice: Kage Masters (rulebook lines cited as KM l.N): what a league records of a game."""
+"""Ninja Dice: Kage Masters (../shared/seeds/ninja-dice-kage-masters-rulebook.txt)."""
+
+from games.base import GameInfo
+
+GAME = GameInfo(
+    key="kage_masters",
+    name="Ninja Dice: Kage Masters",
+    # A game for 2-5 players (KM); nothing persists between games.
+    min_players=2,
+    max_players=5,
+    has_team_scrolls=False,
+    has_challenges=False,
+    entrant="player",
+    entrants="players",
+)

@@ -1,1 +1,15 @@
 """Ninjutsu: Battle of the Ninjas (../shared/seeds/ninjutsu-battle-of-the-ninjas-rulebook.txt)."""
+
+from games.base import GameInfo
+
+GAME = GameInfo(
+    key="ninjutsu",
+    name="Ninjutsu: Battle of the Ninjas",
+    # "both players" (NJ l.28): one on one, nothing persists between games.
+    min_players=2,
+    max_players=2,
+    has_team_scrolls=False,
+    has_challenges=False,
+    entrant="player",
+    entrants="players",
+)

@@ -18,7 +18,13 @@ Randomness is passed in or seeded from a stored seed, so every draw can be repla
 The names below are the package's public face: callers import ``league.services`` and use them.
 """
 
-from league.services.applications import application_accept, application_refuse, application_withdraw, team_apply
+from league.services.applications import (
+    application_accept,
+    application_refuse,
+    application_withdraw,
+    player_apply,
+    team_apply,
+)
 from league.services.fixtures import fixture_arrange, fixture_create, fixture_set_challenge
 from league.services.invitations import invitation_apply, invitation_create, invitation_revoke
 from league.services.leagues import RESERVED_SLUGS, league_create, league_update, validate_tie_breakers
@@ -74,6 +80,7 @@ __all__ = [
     "application_accept",
     "application_refuse",
     "application_withdraw",
+    "player_apply",
     "team_apply",
     # fixtures
     "fixture_arrange",

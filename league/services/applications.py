@@ -33,8 +33,30 @@ def owner_team_blockers(*, team: Team, league: League, allowed: bool) -> None:
         )
 
 
+def _name_taken(name: str, league: League, *, exclude_pk: int | None, thing: str, advice: str) -> None:
+    """Refuse ``name`` when another entrant of ``league`` (not retired) has it or a look-alike."""
+    existing = (
+        Team.objects.filter(league=league, name_key=text.name_key(name))
+        .exclude(status=Team.Status.RETIRED)
+        .exclude(pk=exclude_pk)
+        .values_list("name", flat=True)
+        .first()
+    )
+    if existing is not None:
+        message = text.same_name_message(name, existing, thing=thing, where=f" in {league}")
+        raise ValidationError(f"{message} {advice}")
+
+
 def team_apply(*, team: Team, league: League) -> Team:
     """A team owner applies to join a league; the master accepts or refuses."""
+    if team.game != league.game:
+        if league.has_team_scrolls:
+            raise ValidationError(
+                f"{team.name} is an entry in {team.get_game_display()}; {league} plays {league.get_game_display()}."
+            )
+        raise ValidationError(
+            f"{league} plays {league.get_game_display()}: its entrants are players, not team scrolls. Join as a player."
+        )
     if team.status == Team.Status.RETIRED:
         raise ValidationError("A retired team cannot join a league.")
     if team.entry_status == Team.EntryStatus.ACCEPTED and team.league_id:
@@ -43,16 +65,7 @@ def team_apply(*, team: Team, league: League) -> Team:
         raise ValidationError(f"{team.name} has already applied to {league}.")
 
     def name_taken() -> None:
-        existing = (
-            Team.objects.filter(league=league, name_key=text.name_key(team.name))
-            .exclude(status=Team.Status.RETIRED)
-            .exclude(pk=team.pk)
-            .values_list("name", flat=True)
-            .first()
-        )
-        if existing is not None:
-            message = text.same_name_message(team.name, existing, thing="team", where=f" in {league}")
-            raise ValidationError(f"{message} Rename yours first.")
+        _name_taken(team.name, league, exclude_pk=team.pk, thing="team", advice="Rename yours first.")
 
     name_taken()
     owner_team_blockers(team=team, league=league, allowed=league.several_teams_per_owner)
@@ -67,6 +80,64 @@ def team_apply(*, team: Team, league: League) -> Team:
         name_taken()  # another team of that name applied at the same moment
         raise
     return team
+
+
+def player_apply(*, user, league: League, display_name: str = "") -> Team:
+    """A player applies to a league of a game without team scrolls (Ninjutsu, Kage Masters), as
+    themselves: their entry is named in the league by ``display_name``, else their username.
+
+    The entry is a ``Team`` row of the league's game with no clan (docs/leagues.md, "Games"), so the
+    seasons, fixtures, byes, tables and playoffs serve it as they serve a team. A player has one
+    entry in a league; an entry of theirs left by a refusal or a withdrawal is used again rather than
+    a new row made. The master accepts or refuses it like any application.
+    """
+    if league.has_team_scrolls:
+        raise ValidationError(f"{league} plays {league.get_game_display()}: apply with one of your teams.")
+    name = text.clean_name(
+        (display_name or "").strip() or user.username,
+        max_length=Team._meta.get_field("name").max_length,
+        what="your entry a display name",
+    )
+    current = (
+        Team.objects.filter(
+            owner=user, league=league, entry_status__in=[Team.EntryStatus.PENDING, Team.EntryStatus.ACCEPTED]
+        )
+        .exclude(status=Team.Status.RETIRED)
+        .first()
+    )
+    if current is not None:
+        if current.entry_status == Team.EntryStatus.PENDING:
+            raise ValidationError(f"You have already applied to {league} (as {current.name}).")
+        raise ValidationError(f"You already play in {league} (as {current.name}).")
+
+    def name_taken() -> None:
+        _name_taken(name, league, exclude_pk=None, thing="player", advice="Choose another display name.")
+
+    name_taken()
+    left = (
+        Team.objects.filter(owner=user, game=league.game, league__isnull=True)
+        .exclude(status=Team.Status.RETIRED)
+        .order_by("id")
+        .first()
+    )
+    try:
+        with transaction.atomic():
+            if left is None:
+                return Team.objects.create(
+                    owner=user,
+                    name=name,
+                    game=league.game,
+                    clan=None,
+                    league=league,
+                    entry_status=Team.EntryStatus.PENDING,
+                    status=Team.Status.READY,
+                )
+            left.name, left.league, left.entry_status = name, league, Team.EntryStatus.PENDING
+            left.save(update_fields=["name", "name_key", "league", "entry_status"])
+            return left
+    except IntegrityError:
+        name_taken()  # the same name applied at the same moment
+        raise
 
 
 def application_accept(*, team: Team) -> SeasonEntry | None:

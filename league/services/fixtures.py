@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from games import registry as games
 from league import hooks
 from league.models import Season
 from league.services.seasons import mark_running
@@ -39,7 +40,8 @@ def fixture_create(
 ) -> Match:
     """A scheduled fixture: a Match with its two sides (slot 1 = home = player 1).
 
-    Unless the master set ``challenge``, the random challenge generator is rolled with ``rng``:
+    Unless the master set ``challenge``, the random challenge generator is rolled with ``rng`` (in
+    a league of a game with challenges, All-Stars; the others have none, and ``rng`` is not drawn):
     both faces go to ``challenge_roll`` (and a DiceRoll row); on Void or Spirit nobody's
     challenge is set yet and ``challenge_chooser`` says which player picks it.
     ``challenges`` (name -> Challenge) saves a query per fixture when many are made.
@@ -47,7 +49,8 @@ def fixture_create(
     if home.pk == away.pk:
         raise ValidationError("A team cannot play itself.")
     chooser, roll = "", None
-    if challenge is None:
+    # The teams are of the league's game (team_apply, player_apply): no query to learn it.
+    if challenge is None and games.get(home.game).has_challenges:
         draw = rules_league.random_challenge(rng=rng)
         roll = {
             "first": draw.first_face.value,

@@ -13,7 +13,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from league.models import League, LeagueInvitation
-from league.services.applications import team_apply
+from league.services.applications import player_apply, team_apply
 from teams.models import Team
 
 #: Bounds of what the master may ask of a link.
@@ -53,16 +53,21 @@ def invitation_revoke(*, invitation: LeagueInvitation) -> LeagueInvitation:
     return invitation
 
 
-def invitation_apply(*, invitation: LeagueInvitation, team: Team, user) -> Team:
+def invitation_apply(*, invitation: LeagueInvitation, team: Team | None = None, user, display_name: str = "") -> Team:
     """The player ``user`` applies with his ``team`` through a link that still works; one use is
-    counted. Everything else is an ordinary application (``team_apply``)."""
-    if team.owner_id != user.pk:
+    counted. Everything else is an ordinary application (``team_apply``). In a league of a game
+    without team scrolls there is no team: the player applies as themselves (``player_apply``,
+    under ``display_name``)."""
+    if team is not None and team.owner_id != user.pk:
         raise ValidationError("Choose one of your own teams.")
     with transaction.atomic():
         locked = LeagueInvitation.objects.select_for_update().select_related("league").get(pk=invitation.pk)
         refusal = locked.refusal()
         if refusal:
             raise ValidationError(refusal)
-        team = team_apply(team=team, league=locked.league)
+        if team is None:
+            team = player_apply(user=user, league=locked.league, display_name=display_name)
+        else:
+            team = team_apply(team=team, league=locked.league)
         LeagueInvitation.objects.filter(pk=locked.pk).update(uses=F("uses") + 1)
     return team

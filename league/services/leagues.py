@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from common import text
+from games import registry as games
 from league.models import MAX_HOUSE_KOBAN, MAX_HOUSE_POINTS, TIE_BREAKER_CHOICES, HouseRules, League
 from rules.engine import league as rules_league
 
@@ -87,8 +88,20 @@ def _league_name_taken(name: str) -> None:
         raise ValidationError({"name": text.same_name_message(name, existing, thing="league")})
 
 
-def league_create(*, master: User, name: str, description: str = "", **house_rules) -> League:
-    """A new league; whoever creates it is its ninja master.
+def _clean_game(game: str) -> str:
+    if game not in games.GAMES:
+        raise ValidationError({"game": f"Choose one of the games: {', '.join(g.name for g in games.GAMES.values())}."})
+    return game
+
+
+def league_create(
+    *, master: User, name: str, description: str = "", game: str = games.DEFAULT, **house_rules
+) -> League:
+    """A new league for ``game``; whoever creates it is its ninja master.
+
+    The game is fixed from then on (no service changes it): its entrants are of that game from the
+    first application (docs/leagues.md, "Games"). A league of a game without team scrolls keeps the
+    All-Stars-only house rules at their defaults, unused.
 
     Names are unique by their key (common/text.py): the same name in other letters, cases or
     spaces, or a look-alike, is refused. Two people founding the same name at once: the database's
@@ -97,12 +110,13 @@ def league_create(*, master: User, name: str, description: str = "", **house_rul
     name = text.clean_name(name, max_length=League._meta.get_field("name").max_length, what="the league a name")
     description = _clean_description(description)
     _league_name_taken(name)
+    game = _clean_game(game)
     rules = _clean_house_rules(house_rules)
     for _attempt in range(5):
         try:
             with transaction.atomic():
                 return League.objects.create(
-                    name=name, slug=_unique_slug(name), description=description, master=master, **rules
+                    name=name, slug=_unique_slug(name), description=description, master=master, game=game, **rules
                 )
         except IntegrityError:
             _league_name_taken(name)  # lost the race for the name: the form error

@@ -97,6 +97,8 @@ def schedule_request(
     """
     if kind not in ScheduleRun.Kind.values:
         raise ValidationError(f"Unknown schedule kind {kind!r}.")
+    if challenge is not None and not season.league.game_info.has_challenges:
+        raise ValidationError({"challenge": f"{season.league.get_game_display()} has no challenges."})
     _check_dates(starts_on, deadline)
     if not 1 <= interval_days <= 365:
         raise ValidationError({"interval_days": "Between 1 and 365 days."})

@@ -21,7 +21,8 @@ from django.db.models import Max
 from django.utils import timezone
 
 from common.collector import fewer_collections
-from league.models import ScheduleRun, Season
+from league.games import game_of
+from league.models import League, ScheduleRun, Season
 from league.services.playoffs import playoffs_advance
 from league.services.schedules import FORMAT_KIND, Progress, schedule_generate, schedule_next, schedule_request
 from matches import hooks, services
@@ -63,6 +64,18 @@ def _asked_again(job: SimulationJob) -> SimulationJob:
     return job
 
 
+def simulation_unavailable(league: League) -> str:
+    """Why a league's game cannot be simulated yet (its simulator comes with issue 17's later
+    parts); empty when it can."""
+    game = game_of(league)
+    return "" if game.can_simulate else f"Simulation is not yet available for {game.name}."
+
+
+def _refuse_without_simulator(league: League) -> None:
+    if refusal := simulation_unavailable(league):
+        raise ValidationError(refusal)
+
+
 def simulation_request(
     *,
     actor: User | None,
@@ -88,6 +101,8 @@ def simulation_request(
             match = Match.objects.select_for_update(of=("self",)).select_related("league", "season").get(pk=match.pk)
             if not services.is_master_of(actor, match):
                 raise PermissionDenied("Only the league's ninja master may simulate a fixture.")
+            if match.league_id is not None:
+                _refuse_without_simulator(match.league)
             existing = SimulationJob.objects.filter(match=match, scope=scope, status__in=OPEN).first()
             if existing is not None:
                 return _asked_again(existing), False
@@ -110,6 +125,7 @@ def simulation_request(
             season = Season.objects.select_for_update(of=("self",)).select_related("league").get(pk=season.pk)
             if not is_league_master(actor, season.league):
                 raise PermissionDenied("Only the league's ninja master may simulate the season.")
+            _refuse_without_simulator(season.league)
             existing = SimulationJob.objects.filter(
                 season=season, scope__in=["round", "season"], status__in=OPEN
             ).first()

@@ -28,6 +28,8 @@ def simulate_fixture_panel(context, match: Match) -> dict:
     user = context["request"].user
     if match.status != Match.Status.SCHEDULED or not services.is_master_of(user, match):
         return {"show": False}
+    if match.league_id is not None and (unavailable := simulation.simulation_unavailable(match.league)):
+        return {"show": True, "unavailable": unavailable}
     form = SimulateForm(
         label="Simulate this fixture",
         action=reverse("simulation:simulate", kwargs={"pk": match.pk}),
@@ -41,6 +43,8 @@ def simulate_season_panel(context, season: Season) -> dict:
     user = context["request"].user
     if season.is_finished or not is_league_master(user, season.league):
         return {"show": False}
+    if unavailable := simulation.simulation_unavailable(season.league):
+        return {"show": True, "unavailable": unavailable}
     kwargs = {"slug": season.league.slug, "number": season.number}
     current = simulation.next_round(season)
     weekly = simulation.default_weekly_rounds(season) if season.format == Season.Format.RANDOM_WEEKLY else None
