@@ -30,5 +30,7 @@ def test_only_stdlib_and_own_imports(path):
 
 def test_games_import_without_django():
     assert_imports_without(
-        ["games.ninjutsu.engine", "games.kage_masters.engine", "games.tables"], forbidden=(*SERVICES, "league"), cwd=ROOT
+        ["games.ninjutsu.engine", "games.kage_masters.engine", "games.tables"],
+        forbidden=(*SERVICES, "league"),
+        cwd=ROOT,
     )
