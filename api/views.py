@@ -237,6 +237,10 @@ class MatchViewSet(ReadOnlyViewSet):
         game = game_of(match.league) if match.league_id is not None else None  # loaded with the match
         if game is not None and not game.can_enter_results:
             raise ValidationError(f"Entering results is not yet available for {game.name}.")
+        if game is not None and not game.has_team_scrolls:
+            raise ValidationError(
+                f"Entering results through the API is not yet available for {game.name}: use the site."
+            )
         if match.challenge_id is None:
             raise ValidationError("Choose the challenge before entering the result.")
         return match

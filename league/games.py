@@ -30,6 +30,7 @@ from games import registry
 from games.base import GameInfo
 from league.readmodel import side_points
 from matches import forms as match_forms
+from matches import game_forms, game_results
 from matches import services as match_services
 from matches import simulation as match_simulation
 
@@ -103,7 +104,14 @@ GAMES: dict[str, GameInterface] = {
         points=side_points,
         simulator=match_simulation.simulate_match,
     ),
-    registry.NINJUTSU: _players_only(registry.NINJUTSU),
+    # Ninjutsu: its result form and check (matches.game_forms, matches.game_results); its points
+    # are the house rules' win/draw/loss; no simulator or statistics yet.
+    registry.NINJUTSU: GameInterface(
+        info=registry.get(registry.NINJUTSU),
+        result_form=game_forms.NinjutsuResultForm,
+        validate_result=game_results.check,
+        points=side_points,
+    ),
     registry.KAGE_MASTERS: _players_only(registry.KAGE_MASTERS),
 }
 assert set(GAMES) == set(registry.GAMES), "every game of games.registry has its interface here"

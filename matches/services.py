@@ -25,7 +25,8 @@ from django.utils import timezone
 
 from common import text
 from common.bulk import update_rows
-from matches import hooks
+from games import registry as games
+from matches import game_results, hooks
 from matches.models import AWAITING_STATUSES, DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from matches.snapshots import RosterRow
 from rules.engine import league as rules_league
@@ -584,6 +585,83 @@ def submit_locked(
         hooks.run_result_event(hooks.SUBMITTED, locked, actor)
 
 
+# --- the games whose entrants are players (issue 17) ----------------------------------------------
+
+
+def players_game(match: Match) -> bool:
+    """Whether the match's league is for a game whose entrants are players, not team scrolls: no
+    kick-off, no roster, no post-game sequence (its league is loaded with it by the callers)."""
+    return match.league_id is not None and not games.get(match.league.game).has_team_scrolls
+
+
+def game_result_enterable(match: Match) -> bool:
+    """A players' game whose result the site can take (Ninjutsu: :mod:`matches.game_results`)."""
+    return players_game(match) and match.league.game in game_results.ENTERABLE
+
+
+def match_submit_game_result(*, match: Match, record: Mapping[str, Any], actor: User | None) -> Match:
+    """Submit the result of a players' game (the record its result form gives). As for All-Stars:
+    it waits for an opponent's or the master's confirmation when the league's rules say so (not
+    when the master enters it); the other player's own record while one waits confirms it when it
+    is the same and disputes it when it differs."""
+    with transaction.atomic():
+        locked = Match.objects.select_for_update(of=("self",)).select_related("league", "season").get(pk=match.pk)
+        if not can_enter_result(actor, locked):
+            raise PermissionDenied("Only a player in this match or the league's master may enter its result.")
+        if not game_result_enterable(locked):
+            raise ValidationError("This match's result is not entered with a players' game form.")
+        game_results.check(record)
+        record = dict(record)
+        if can_counter_submit(actor, locked):
+            if record == locked.submitted_record:
+                _apply_sequence(locked, actor=actor)
+            else:
+                locked.counter_record, locked.counter_by, locked.counter_at = record, actor, timezone.now()
+                locked.status = Match.Status.DISPUTED
+                locked.save(update_fields=["counter_record", "counter_by", "counter_at", "status"])
+                hooks.run_result_event(hooks.DISPUTED, locked, actor)
+        else:
+            if locked.status != Match.Status.SCHEDULED:
+                raise ValidationError(f"This match is already {locked.get_status_display().lower()}.")
+            locked.submitted_record = record
+            locked.status = Match.Status.SUBMITTED
+            locked.submitted_by = actor if getattr(actor, "pk", None) else None
+            locked.submitted_at = timezone.now()
+            locked.result_draft = None
+            fields = ["submitted_record", "status", "submitted_by", "submitted_at", "result_draft"]
+            if house_rules_for(locked).results_need_confirmation and not is_master_of(actor, locked):
+                locked.save(update_fields=fields)
+                hooks.run_result_event(hooks.SUBMITTED, locked, actor)
+            else:
+                _apply_sequence(locked, actor=actor, also_save=fields)
+    copy_columns(locked, match)
+    return match
+
+
+def _apply_game_result(
+    match: Match, *, actor: User | None, data: Mapping[str, Any] | None, also_save: Sequence[str] = ()
+) -> None:
+    """Confirm a players' game: each side's outcome and points from the record (no post-game
+    sequence: nothing persists between games), the league table's rows, the result's events."""
+    outcomes = game_results.side_results(data if data is not None else match.submitted_record)
+    sides = list(match.sides.order_by("slot"))
+    for side in sides:
+        side.outcome, side.points = outcomes[side.slot]
+        side.koban_earned = 0
+    update_rows(MatchTeam, sides, ["points", "outcome", "koban_earned"])
+    now = timezone.now()
+    match.status = Match.Status.CONFIRMED
+    match.confirmed_by = actor if getattr(actor, "pk", None) else None
+    match.confirmed_at = now
+    match.sequence_applied_at = now
+    match.save(
+        update_fields=list(dict.fromkeys([*also_save, "status", "confirmed_by", "confirmed_at", "sequence_applied_at"]))
+    )
+    hooks.run_result_written(match)
+    hooks.run_result_event(hooks.CONFIRMED, match, actor)
+    transaction.on_commit(lambda: _after_confirm(match))
+
+
 def copy_columns(source: Match, target: Match) -> None:
     """Give ``target`` every column value of ``source`` (the same row, read and written under its
     lock): what ``target.refresh_from_db()`` would read, without the query. As a refresh does, it
@@ -726,6 +804,9 @@ def _apply_sequence(
     ``also_save``: the match's columns the caller changed and left unsaved, saved with the confirmation.
     """
     if match.sequence_applied_at is not None:
+        return
+    if players_game(match):
+        _apply_game_result(match, actor=actor, data=data, also_save=also_save)
         return
     rules = house_rules_for(match)
     data = data if data is not None else match.submitted_record

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_POST
 
 from common.fragments import fragment
 from games import registry as games
-from matches import selectors, services
+from matches import game_results, selectors, services
 from matches.forms import (
     AdvancementChoiceForm,
     AdvancementFacesForm,
@@ -20,6 +20,7 @@ from matches.forms import (
     draft_initial,
     submission_initial,
 )
+from matches.game_forms import NinjutsuResultForm
 from matches.models import Match
 from rules.engine import challenges
 from teams import selectors as team_selectors
@@ -34,15 +35,20 @@ def _get_match(pk: int) -> Match:
         raise Http404("No such match") from None
 
 
-def not_yet_for_game(match: Match) -> str:
-    """Why a match of a league of another game than All-Stars has no pre-match sheet, kick-off or
-    result entry yet (issue 17's later parts give each game its result form); empty for All-Stars.
-    The match's league is loaded with it (selectors.match_for_page), so this costs no query."""
+def not_yet_for_game(match: Match, *, entering: bool = False) -> str:
+    """Why a match of a league of another game than All-Stars has no pre-match sheet or kick-off
+    (nothing is frozen before a game of players), or, with ``entering``, no result entry yet (the
+    games whose result form is still to come); empty for All-Stars. The match's league is loaded
+    with it (selectors.match_for_page, match_page_head), so this costs no query."""
     if match.league_id is None:
         return ""
     game = games.get(match.league.game)
     if game.has_team_scrolls:
         return ""
+    if services.game_result_enterable(match):
+        if entering:
+            return ""
+        return f"{game.name} has no pre-match sheet or kick-off: enter the result when the game is over."
     return f"Entering results is not yet available for {game.name}: it comes with the game's result form."
 
 
@@ -60,12 +66,16 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # the other states need the teams (the reader's rights) and, while a result waits or is
     # disputed, the records and who entered them (issue 15: the page reads what it shows).
     sides = selectors.match_page_sides(match, teams=not decided)
-    if match.status in (Match.Status.SUBMITTED, Match.Status.DISPUTED) or match.settlement:
+    players = services.players_game(match)
+    # The records and the people of the result where shown (a players' game shows its applied record).
+    if match.status in (Match.Status.SUBMITTED, Match.Status.DISPUTED) or match.settlement or (players and decided):
         selectors.match_page_people(match)
-    records = _records(match)
-    not_yet = not_yet_for_game(match)
+    records = _game_records(match, sides) if players else _records(match)
+    not_yet = not_yet_for_game(match, entering=True)
     played = None
-    if decided:
+    if decided and players:
+        played = render_to_string("matches/includes/_game_played.html", {"match": match, "sides": sides, **records})
+    elif decided:
         # A played match's sides, models and post-game sequence are the same for every reader: a
         # fragment under the data version, so a member's read after the first runs none of its
         # queries (issue 15, part 3).
@@ -80,6 +90,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "sides": sides,
         "played": played,
         "not_yet": not_yet,
+        "players_game": players,
         "can_enter": not not_yet
         and match.status == Match.Status.SCHEDULED
         and services.can_enter_result(request.user, match),
@@ -105,6 +116,23 @@ def _records(match: Match) -> dict:
         "first_record": first,
         "second_record": second,
         "differences": selectors.record_differences(first) if disputed else 0,
+    }
+
+
+def _game_records(match: Match, sides: list) -> dict:
+    """A players' game's records as lines (matches.game_results.summary): while it waits or is
+    disputed, both; once confirmed, the one applied (the second when a dispute was settled so)."""
+    names = [side.name_at_match for side in sides]
+    lines = lambda record: game_results.summary(record, names) if record else []  # noqa: E731
+    if match.status in (Match.Status.CONFIRMED, Match.Status.VOIDED):
+        applied = match.counter_record if match.settlement == Match.Settlement.SECOND else match.submitted_record
+        return {"first_record": [], "second_record": [], "differences": 0, "applied_record": lines(applied)}
+    first, second = lines(match.submitted_record), lines(match.counter_record)
+    return {
+        "first_record": first,
+        "second_record": second,
+        "differences": sum(a != b for a, b in zip(first, second, strict=False)) + abs(len(first) - len(second)),
+        "applied_record": [],
     }
 
 
@@ -214,6 +242,8 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
     if match.status != Match.Status.SCHEDULED and not counter:
         messages.info(request, f"This match is {match.get_status_display().lower()}.")
         return redirect(match)
+    if services.game_result_enterable(match):
+        return _game_result_entry(request, match, counter)
     if not_yet := not_yet_for_game(match):
         messages.info(request, not_yet)
         return redirect(match)
@@ -298,6 +328,35 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _game_result_entry(request: HttpRequest, match: Match, counter: bool) -> HttpResponse:
+    """A players' game's result form (Ninjutsu): no kick-off, no draft; while a result waits, the
+    other player's form starts from it (the same record confirms, a different one disputes)."""
+    names = tuple(side.name_at_match for side in match.sides.all())
+    form = NinjutsuResultForm(request.POST if request.method == "POST" else None, names=names)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.match_submit_game_result(match=match, record=form.record, actor=request.user)
+        except ValidationError as exc:
+            for message in _errors(exc):
+                form.add_error(None, message)
+        else:
+            if match.status == Match.Status.CONFIRMED:
+                messages.success(
+                    request, "Result recorded." if not counter else "Your record matches: the result is confirmed."
+                )
+            elif match.status == Match.Status.DISPUTED:
+                messages.warning(
+                    request,
+                    "Your record differs from the submitted one: the match is disputed until the ninja master settles it.",
+                )
+            else:
+                messages.success(request, "Result submitted. Your opponent or the ninja master must confirm it.")
+            return redirect(match)
+    elif request.method != "POST" and counter:
+        form.initial = NinjutsuResultForm.initial_from(match.submitted_record or {})
+    return render(request, "matches/game_result_form.html", {"match": match, "form": form, "counter": counter})
+
+
 @login_required
 @require_POST
 def confirm(request: HttpRequest, pk: int) -> HttpResponse:
@@ -311,7 +370,10 @@ def confirm(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         if form.cleaned_data["decision"] == "confirm":
             services.match_confirm(match=match, actor=request.user)
-            messages.success(request, "Result confirmed; the post-game sequence is applied.")
+            players = services.players_game(match)
+            messages.success(
+                request, "Result confirmed." if players else "Result confirmed; the post-game sequence is applied."
+            )
         else:
             services.match_reject(match=match, actor=request.user, reason=form.cleaned_data["reason"])
             messages.info(request, "Result rejected and sent back for correction.")
@@ -331,14 +393,21 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, f"This match is {match.get_status_display().lower()}: there is nothing to settle.")
         return redirect(match)
     start = "second" if request.GET.get("start") == "second" else "first"
+    players = services.players_game(match)
     if request.method == "POST" and "pick" in request.POST:
         try:
             services.match_settle(match=match, actor=request.user, pick=request.POST["pick"][:10])
         except ValidationError as exc:
             messages.error(request, " ".join(_errors(exc)))
             return redirect("matches:settle", pk=pk)
-        messages.success(request, "Dispute settled: the post-game sequence is applied.")
+        messages.success(
+            request, "Dispute settled." if players else "Dispute settled: the post-game sequence is applied."
+        )
         return redirect(match)
+    if players:  # a players' game is settled by picking one of the two records
+        return render(
+            request, "matches/game_settle.html", {"match": match, **_game_records(match, list(match.sides.all()))}
+        )
     form = ResultForm.for_match(match, request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         record, upkeep, faces = form.to_record()

@@ -179,9 +179,26 @@ def test_the_master_sees_no_challenge_choice_and_no_simulator_yet(client, django
     with django_assert_max_num_queries(16):
         page = client.get(match.get_absolute_url())
     html = page.content.decode()
-    assert page.status_code == 200 and "Entering results is not yet available for Ninjutsu" in html
-    assert reverse("matches:result", kwargs={"pk": match.pk}) not in html
+    # Ninjutsu's results are entered on its own form (tests/matches/test_ninjutsu_results.py); it
+    # has no pre-match sheet or kick-off.
+    assert page.status_code == 200 and "Entering results is not yet available" not in html
+    assert reverse("matches:result", kwargs={"pk": match.pk}) in html
     assert "Simulation is not yet available" in html
+    response = client.get(reverse("matches:presheet", kwargs={"pk": match.pk}), follow=True)
+    assert "has no pre-match sheet or kick-off" in response.content.decode()
+
+
+def test_a_kage_masters_fixture_has_no_result_entry_yet(client):
+    league = LeagueFactory(game=games.KAGE_MASTERS)
+    season = services.season_create(league=league, format=Season.Format.ROUND_ROBIN)
+    for i in range(2):
+        services.application_accept(team=services.player_apply(user=UserFactory(), league=league, display_name=f"K{i}"))
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    match = Match.objects.get(season=season)
+    client.force_login(league.master)
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert "Entering results is not yet available for Ninja Dice: Kage Masters" in html
+    assert reverse("matches:result", kwargs={"pk": match.pk}) not in html
     for name in ("matches:result", "matches:presheet"):
         response = client.get(reverse(name, kwargs={"pk": match.pk}), follow=True)
         assert "Entering results is not yet available" in response.content.decode()
