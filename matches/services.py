@@ -650,6 +650,14 @@ def _apply_game_result(
         side.koban_earned = 0
     update_rows(MatchTeam, sides, ["points", "outcome", "koban_earned"])
     now = timezone.now()
+    _mark_confirmed(match, actor=actor, now=now, also_save=also_save)
+    hooks.run_result_written(match)
+    hooks.run_result_event(hooks.CONFIRMED, match, actor)
+    transaction.on_commit(lambda: _after_confirm(match))
+
+
+def _mark_confirmed(match: Match, *, actor: User | None, now, also_save: Sequence[str]) -> None:
+    """Mark a match confirmed, its result applied (one update, with the caller's unsaved columns)."""
     match.status = Match.Status.CONFIRMED
     match.confirmed_by = actor if getattr(actor, "pk", None) else None
     match.confirmed_at = now
@@ -657,9 +665,6 @@ def _apply_game_result(
     match.save(
         update_fields=list(dict.fromkeys([*also_save, "status", "confirmed_by", "confirmed_at", "sequence_applied_at"]))
     )
-    hooks.run_result_written(match)
-    hooks.run_result_event(hooks.CONFIRMED, match, actor)
-    transaction.on_commit(lambda: _after_confirm(match))
 
 
 def copy_columns(source: Match, target: Match) -> None:
@@ -964,13 +969,7 @@ def _write_outcome(
     if columns:
         update_rows(Ninja, changed, [c for c in NINJA_CHANGE_COLUMNS if c in columns])
 
-    match.status = Match.Status.CONFIRMED
-    match.confirmed_by = actor if getattr(actor, "pk", None) else None
-    match.confirmed_at = now
-    match.sequence_applied_at = now
-    match.save(
-        update_fields=list(dict.fromkeys([*also_save, "status", "confirmed_by", "confirmed_at", "sequence_applied_at"]))
-    )
+    _mark_confirmed(match, actor=actor, now=now, also_save=also_save)
     # The read model, in this transaction: the league table's rows (a hook: the league's) and the
     # teams' ratings (in a simulated round, once at its end: results_written_once).
     hooks.run_result_written(match)

@@ -293,17 +293,7 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
                     form.add_error(None, message)
             else:
                 match.refresh_from_db()
-                if match.status == Match.Status.CONFIRMED and counter:
-                    messages.success(request, "Your record matches the submitted one: the result is confirmed.")
-                elif match.status == Match.Status.CONFIRMED:
-                    messages.success(request, "Result recorded and the post-game sequence applied.")
-                elif match.status == Match.Status.DISPUTED:
-                    messages.warning(
-                        request,
-                        "Your record differs from the submitted one: the match is disputed until the ninja master settles it.",
-                    )
-                else:
-                    messages.success(request, "Result submitted. An opponent or the ninja master must confirm it.")
+                _say_submitted(request, match, counter, recorded="Result recorded and the post-game sequence applied.")
                 return redirect(match)
     elif counter:
         form = ResultForm.for_match(match)
@@ -328,6 +318,22 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+def _say_submitted(request: HttpRequest, match: Match, counter: bool, *, recorded: str) -> None:
+    """What became of a result just entered: recorded (``recorded``), confirmed by the opponent's
+    same record, disputed by a different one, or waiting for confirmation."""
+    if match.status == Match.Status.CONFIRMED and counter:
+        messages.success(request, "Your record matches the submitted one: the result is confirmed.")
+    elif match.status == Match.Status.CONFIRMED:
+        messages.success(request, recorded)
+    elif match.status == Match.Status.DISPUTED:
+        messages.warning(
+            request,
+            "Your record differs from the submitted one: the match is disputed until the ninja master settles it.",
+        )
+    else:
+        messages.success(request, "Result submitted. An opponent or the ninja master must confirm it.")
+
+
 def _game_result_entry(request: HttpRequest, match: Match, counter: bool) -> HttpResponse:
     """A players' game's result form (Ninjutsu): no kick-off, no draft; while a result waits, the
     other player's form starts from it (the same record confirms, a different one disputes)."""
@@ -340,17 +346,7 @@ def _game_result_entry(request: HttpRequest, match: Match, counter: bool) -> Htt
             for message in _errors(exc):
                 form.add_error(None, message)
         else:
-            if match.status == Match.Status.CONFIRMED:
-                messages.success(
-                    request, "Result recorded." if not counter else "Your record matches: the result is confirmed."
-                )
-            elif match.status == Match.Status.DISPUTED:
-                messages.warning(
-                    request,
-                    "Your record differs from the submitted one: the match is disputed until the ninja master settles it.",
-                )
-            else:
-                messages.success(request, "Result submitted. Your opponent or the ninja master must confirm it.")
+            _say_submitted(request, match, counter, recorded="Result recorded.")
             return redirect(match)
     elif request.method != "POST" and counter:
         form.initial = NinjutsuResultForm.initial_from(match.submitted_record or {})
