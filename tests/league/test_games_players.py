@@ -179,7 +179,7 @@ def test_the_master_sees_no_challenge_choice_and_no_simulator_yet(client, django
     with django_assert_max_num_queries(16):
         page = client.get(match.get_absolute_url())
     html = page.content.decode()
-    # Ninjutsu's results are entered on its own form (tests/matches/test_ninjutsu_results.py); it
+    # Ninjutsu's results are entered on its own form (tests/matches/test_ninjutsu_result_entry.py); it
     # has no pre-match sheet or kick-off.
     assert page.status_code == 200 and "Entering results is not yet available" not in html
     assert reverse("matches:result", kwargs={"pk": match.pk}) in html
