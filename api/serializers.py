@@ -8,7 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league.models import HouseRules, League, ScheduleRun, Season
-from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
+from matches.models import MAX_SIDES, DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from newsletters.models import Newsletter
 from rules.engine.dice import Element
 from rules.engine.records import MAX_FEAT_COUNT, MAX_POINTS
@@ -578,7 +578,6 @@ class NewsletterDetailSerializer(NewsletterSerializer):
 # --- writes -----------------------------------------------------------------------------------------
 
 #: Bounds of a result document: a match has at most 4 sides; a roster is far smaller than 40.
-MAX_SIDES = 4
 MAX_NINJAS = 4 * 40
 MAX_FEATS = 20
 

@@ -47,6 +47,11 @@ def counted_q(season, prefix: str = "") -> models.Q:
     )
 
 
+#: The most sides a match can have: a Kage Masters table seats up to 5 (issue 17); a match of a
+#: game has the number of sides its game allows (``games.base.GameInfo``), 2 for the one-on-one games.
+MAX_SIDES = 5
+
+
 class MatchQuerySet(models.QuerySet):
     """The filters the apps share, named once (Gyrinx's custom QuerySets)."""
 

@@ -27,7 +27,16 @@ from common import text
 from common.bulk import update_rows
 from games import registry as games
 from matches import game_results, hooks
-from matches.models import AWAITING_STATUSES, DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
+from matches.models import (
+    AWAITING_STATUSES,
+    MAX_SIDES,
+    DiceRoll,
+    DowntimeResult,
+    Match,
+    MatchNinja,
+    MatchTeam,
+    UpkeepDecision,
+)
 from matches.snapshots import RosterRow
 from rules.engine import league as rules_league
 from rules.engine import postgame
@@ -79,13 +88,15 @@ def match_create(
     stage: str = "",
     pairing_reason: str = "",
 ) -> Match:
-    if not 2 <= len(teams) <= 4:
-        raise ValidationError("A match has 2 to 4 teams.")
+    league = league or (season.league if season else None)
+    game = games.get(league.game if league is not None else games.ALLSTARS)
+    if not game.min_players <= len(teams) <= min(game.max_players, MAX_SIDES):
+        raise ValidationError(f"A match of {game.name} has {game.min_players} to {game.max_players} sides.")
     if len({t.pk for t in teams}) != len(teams):
         raise ValidationError("A team cannot play itself.")
     with transaction.atomic():
         match = Match.objects.create(
-            league=league or (season.league if season else None),
+            league=league,
             season=season,
             challenge=challenge,
             date=date,

@@ -335,3 +335,28 @@ def test_the_api_refuses_what_a_players_league_does_not_have_yet():
     assert response.status_code == 400 and "not yet available for Ninjutsu" in response.content.decode()
     match.refresh_from_db()
     assert match.status == Match.Status.SCHEDULED and match.kicked_off_at is None
+
+
+# --- how many sides a match of each game has ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("game", "allowed", "refused"),
+    [(games.ALLSTARS, (2, 4), (1, 5)), (games.NINJUTSU, (2,), (3,)), (games.KAGE_MASTERS, (2, 5), (1, 6))],
+)
+def test_a_match_has_the_number_of_sides_its_game_allows(game, allowed, refused):
+    from matches.services import match_create
+
+    league = LeagueFactory(game=game)
+    players = []
+    for i in range(6):
+        if game == games.ALLSTARS:
+            players.append(make_team(league=league))
+        else:
+            players.append(services.player_apply(user=UserFactory(), league=league, display_name=f"P{i}"))
+    for n in allowed:
+        match = match_create(teams=players[:n], league=league)
+        assert match.sides.count() == n
+    for n in refused:
+        with pytest.raises(ValidationError, match="sides"):
+            match_create(teams=players[:n], league=league)
