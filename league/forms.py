@@ -41,10 +41,14 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
     def __init__(self, *args, game: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game or self.instance.game
-        if not games.get(self.game).has_team_scrolls:
-            # The All-Stars-only rules (koban, dice of the post-game sequence, underdogs) mean nothing here.
-            for name in HouseRules.ALLSTARS_ONLY_FIELDS:
-                self.fields.pop(name, None)
+        # The other games' own rules (All-Stars' koban, dice and underdogs; Ninjutsu's time limit;
+        # Kage Masters' place points) mean nothing here.
+        for name in HouseRules.fields_not_for(self.game):
+            self.fields.pop(name, None)
+        # A form posted without a rule that has a default keeps the default (as a select left alone).
+        for name in HouseRules.KAGE_MASTERS_ONLY_FIELDS:
+            if name in self.fields:
+                self.fields[name].required = False
         current = self.instance.tie_breaker_list if self.instance.pk else League().tie_breaker_list
         choices = [("", "—"), *TIE_BREAKER_CHOICES.items()]
         for i in range(TIE_BREAKER_SLOTS):
@@ -61,6 +65,9 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
         data = super().clean()
         if not data.get("swiss_order"):
             data["swiss_order"] = HouseRules.SwissOrder.TABLE
+        for name in HouseRules.KAGE_MASTERS_ONLY_FIELDS:
+            if name in self.fields and not data.get(name):
+                data[name] = League._meta.get_field(name).get_default()
         chosen = [data.get(f"tie_breaker_{i + 1}") for i in range(TIE_BREAKER_SLOTS)]
         chosen = [c for c in chosen if c]
         if len(set(chosen)) != len(chosen):

@@ -8,7 +8,8 @@ a season's rules are frozen, so changing the league's settings never rewrites an
 from __future__ import annotations
 
 from django.conf import settings
-from django.core.validators import MaxValueValidator
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
@@ -28,6 +29,30 @@ DEFAULT_TIE_BREAKERS = ",".join(t.value for t in ENGINE_DEFAULT_TIE_BREAKERS)
 #: Bounds of the house rules that set league points and koban for byes and forfeits.
 MAX_HOUSE_POINTS = 20
 MAX_HOUSE_KOBAN = 100
+
+
+MAX_TIME_LIMIT_MINUTES = 600
+MAX_PLACE_POINTS = 20
+
+
+def validate_place_points(value: str) -> None:
+    """Five places' points, comma-separated, each 0 to MAX_PLACE_POINTS, not rising (1st scores most)."""
+    parts = [p.strip() for p in str(value).split(",")]
+    if len(parts) != 5 or not all(p.isdigit() and len(p) <= 2 for p in parts):
+        raise ValidationError("Give the points of five places, 1st to 5th, comma-separated (e.g. 3,2,1,0,0).")
+    points = [int(p) for p in parts]
+    if max(points) > MAX_PLACE_POINTS:
+        raise ValidationError(f"A place scores at most {MAX_PLACE_POINTS} points.")
+    if points != sorted(points, reverse=True):
+        raise ValidationError("A place cannot score more than the place above it.")
+
+
+class KagePoints(models.TextChoices):
+    """How a Kage Masters table's places become league points (games.kage_masters.engine.PointsScheme)."""
+
+    OPPONENTS_BEATEN = "opponents_beaten", "One point for each opponent beaten"
+    WINNER_ONLY = "winner_only", "One point for first place (shared on equal treasure)"
+    FIXED = "fixed", "Fixed points for each place"
 
 
 class HouseRules(models.Model):
@@ -108,6 +133,42 @@ class HouseRules(models.Model):
         help_text="A player may enter more than one team in the same season (issue 14). Off: one team per player.",
     )
 
+    # Ninjutsu (issue 17): the book has no time limit and no draws; a league may set one.
+    time_limit_minutes = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(5), MaxValueValidator(MAX_TIME_LIMIT_MINUTES)],
+        help_text="Ninjutsu: a game's time limit in minutes. A game stopped by the clock is won by the side with "
+        "more ninjas left and drawn when both have as many. Empty: no time limit (a game always has a winner).",
+    )
+    points_time_win = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(MAX_HOUSE_POINTS)],
+        help_text="Ninjutsu: league points for winning a game stopped by the time limit. Empty: as many as a win.",
+    )
+    points_time_loss = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        validators=[MaxValueValidator(MAX_HOUSE_POINTS)],
+        help_text="Ninjutsu: league points for losing a game stopped by the time limit. Empty: as many as a loss. "
+        "A draw on time scores a draw's points.",
+    )
+    # Kage Masters (issue 17): the book has no league; how a table's places become league points.
+    kage_points = models.CharField(
+        max_length=20,
+        choices=KagePoints.choices,
+        default=KagePoints.OPPONENTS_BEATEN,
+        help_text="Kage Masters: how a table's places become league points. Total treasure breaks ties.",
+    )
+    kage_fixed_points = models.CharField(
+        max_length=40,
+        default="3,2,1,0,0",
+        validators=[validate_place_points],
+        help_text="Kage Masters, fixed points only: the points of 1st to 5th place, comma-separated "
+        "(a shared place scores that place's points).",
+    )
+
     HOUSE_RULE_FIELDS = (
         "starting_koban",
         "revenue_win",
@@ -127,6 +188,11 @@ class HouseRules(models.Model):
         "revenue_forfeit_win",
         "swiss_order",
         "several_teams_per_owner",
+        "time_limit_minutes",
+        "points_time_win",
+        "points_time_loss",
+        "kage_points",
+        "kage_fixed_points",
     )
 
     #: House rules that mean something in Ninja All-Stars only (koban, the dice of the post-game
@@ -142,8 +208,22 @@ class HouseRules(models.Model):
         "revenue_forfeit_win",
     )
 
+    #: House rules of one game only, by game: a league of another game neither shows nor asks for them.
+    NINJUTSU_ONLY_FIELDS = ("time_limit_minutes", "points_time_win", "points_time_loss")
+    KAGE_MASTERS_ONLY_FIELDS = ("kage_points", "kage_fixed_points")
+
     class Meta:
         abstract = True
+
+    @classmethod
+    def fields_not_for(cls, game: str) -> tuple[str, ...]:
+        """The house rules a league of ``game`` neither shows nor asks for (the other games' own)."""
+        own = {
+            "allstars": cls.ALLSTARS_ONLY_FIELDS,
+            "ninjutsu": cls.NINJUTSU_ONLY_FIELDS,
+            "kage_masters": cls.KAGE_MASTERS_ONLY_FIELDS,
+        }
+        return tuple(name for key, names in own.items() if key != game for name in names)
 
     @property
     def bye_points(self) -> int:
@@ -157,6 +237,20 @@ class HouseRules(models.Model):
     @property
     def forfeit_loss_points(self) -> int:
         return self.points_loss if self.points_forfeit_loss is None else self.points_forfeit_loss
+
+    @property
+    def time_win_points(self) -> int:
+        """League points for a Ninjutsu game won on time (the house rule, else a win's)."""
+        return self.points_win if self.points_time_win is None else self.points_time_win
+
+    @property
+    def time_loss_points(self) -> int:
+        return self.points_loss if self.points_time_loss is None else self.points_time_loss
+
+    @property
+    def place_points(self) -> tuple[int, ...]:
+        """The fixed scheme's points of 1st to 5th place (Kage Masters)."""
+        return tuple(int(p) for p in self.kage_fixed_points.split(","))
 
     @property
     def forfeit_win_revenue(self) -> int:

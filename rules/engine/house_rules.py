@@ -54,6 +54,15 @@ class HouseRules:
     swiss_order: str = "table"
     #: whether one player may enter two (or more) teams in the same season (issue 14)
     several_teams_per_owner: bool = False
+    # Ninjutsu (issue 17): a time limit in minutes (None: none, no draws) and what a game stopped by
+    # it scores (None: a win's and a loss's points; a draw on time scores a draw's)
+    time_limit_minutes: int | None = None
+    points_time_win: int | None = None
+    points_time_loss: int | None = None
+    # Kage Masters (issue 17): how a table's places become league points
+    # (games.kage_masters.engine.PointsScheme) and the fixed scheme's points of 1st to 5th
+    kage_points: str = "opponents_beaten"
+    kage_fixed_points: str = "3,2,1,0,0"
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> HouseRules:

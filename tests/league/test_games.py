@@ -144,3 +144,40 @@ def test_each_game_has_its_interface_and_all_stars_wraps_what_exists():
         assert not game.can_simulate and game.statistics is None
         assert game.season_points(season, "win") == 4
     assert not game_of(games.KAGE_MASTERS).can_enter_results
+
+
+@pytest.mark.parametrize(
+    ("game", "shown", "hidden"),
+    [
+        (games.ALLSTARS, "starting_koban", ("time_limit_minutes", "kage_points")),
+        (games.NINJUTSU, "time_limit_minutes", ("starting_koban", "kage_points", "kage_fixed_points")),
+        (games.KAGE_MASTERS, "kage_points", ("starting_koban", "time_limit_minutes", "points_time_win")),
+    ],
+)
+def test_each_game_asks_its_own_house_rules_only(client, game, shown, hidden):
+    client.force_login(UserFactory())
+    html = client.get(reverse("league:create"), {"game": game}).content.decode()
+    assert f'name="{shown}"' in html
+    for name in hidden:
+        assert f'name="{name}"' not in html
+
+
+def test_a_ninjutsu_time_limit_and_kage_place_points_are_house_rules(client):
+    user = UserFactory()
+    client.force_login(user)
+    data = {**PLAYER_RULES, "name": "Clockwork", "game": games.NINJUTSU, "time_limit_minutes": 45, "points_time_win": 2}
+    client.post(reverse("league:create"), data)
+    league = League.objects.get(name="Clockwork")
+    assert (league.time_limit_minutes, league.time_win_points, league.time_loss_points) == (45, 2, 0)
+    season = services.season_create(league=league, format="round_robin")
+    assert season.time_limit_minutes == 45  # frozen on the season
+    bad = {**PLAYER_RULES, "name": "Dice Den", "game": games.KAGE_MASTERS, "kage_points": "fixed"}
+    for points, message in (
+        ("3,2,1", "five places"),
+        ("1,2,3,0,0", "more than the place above"),
+        ("30,2,1,0,0", "at most"),
+    ):
+        page = client.post(reverse("league:create"), {**bad, "kage_fixed_points": points})
+        assert page.status_code == 200 and message in page.content.decode()
+    client.post(reverse("league:create"), {**bad, "kage_fixed_points": "5,3,2,1,0"})
+    assert League.objects.get(name="Dice Den").place_points == (5, 3, 2, 1, 0)
