@@ -39,9 +39,13 @@ DECIDED = Match.DECIDED_STATUSES
 counted_matches_q = counted_q
 
 
-def side_points(season: Season, outcome: str, *, forfeited: bool = False) -> int:
+def side_points(season: Season, outcome: str, *, forfeited: bool = False, league_points: int | None = None) -> int:
     """League points one side earns from a decided game with the season's rules: a win, draw or
-    loss, or a forfeit's points (house rules; by default a win's and a loss's)."""
+    loss, or a forfeit's points (house rules; by default a win's and a loss's); or the points its
+    game gave it itself (``MatchTeam.league_points``: a Kage Masters table's places, a Ninjutsu game
+    on time)."""
+    if league_points is not None and not forfeited:
+        return league_points
     if forfeited:
         return {WIN: season.forfeit_win_points, LOSS: season.forfeit_loss_points}.get(outcome, 0)
     return {WIN: season.points_win, DRAW: season.points_draw, LOSS: season.points_loss}.get(outcome, 0)
@@ -78,25 +82,33 @@ def fresh_standings(
         return result
     sides = sides.filter(team_id__in=list(result)).order_by().values("team_id")
     forfeited = Q(match__status=Match.Status.FORFEITED)
+    # A side whose game gave its league points itself (``league_points``: a Kage Masters table, a
+    # Ninjutsu game on time) counts them; every other side the points of its outcome.
+    by_outcome = Q(league_points__isnull=True)
     for row in sides.annotate(
         played=Count("id"),
         won=Count("id", filter=Q(outcome=WIN)),
         drawn=Count("id", filter=Q(outcome=DRAW)),
         lost=Count("id", filter=Q(outcome=LOSS)),
+        won_scored=Count("id", filter=by_outcome & Q(outcome=WIN)),
+        drawn_scored=Count("id", filter=by_outcome & Q(outcome=DRAW)),
+        lost_scored=Count("id", filter=by_outcome & Q(outcome=LOSS)),
         forfeits_won=Count("id", filter=forfeited & Q(outcome=WIN)),
         forfeits_lost=Count("id", filter=forfeited & Q(outcome=LOSS)),
         points_for=Coalesce(Sum("points"), Value(0)),
+        own_points=Coalesce(Sum("league_points"), Value(0)),
     ):
         figures = result[row["team_id"]]
         for name in ("played", "won", "drawn", "lost", "points_for"):
             figures[name] = row[name]
         fw, fl = row["forfeits_won"], row["forfeits_lost"]
         figures["points"] = (
-            (row["won"] - fw) * season.points_win
-            + row["drawn"] * season.points_draw
-            + (row["lost"] - fl) * season.points_loss
+            (row["won_scored"] - fw) * season.points_win
+            + row["drawn_scored"] * season.points_draw
+            + (row["lost_scored"] - fl) * season.points_loss
             + fw * season.forfeit_win_points
             + fl * season.forfeit_loss_points
+            + row["own_points"]
         )
     # A swiss bye scores league points (issue 13): one more grouped query, swiss seasons only.
     if counts_bye_points(season):

@@ -127,13 +127,18 @@ def head_to_head(season: Season, groups: Iterable[frozenset[int]] | None = None)
         if not group_of:
             return {}
         rows = rows.filter(team_id__in=list(group_of), opponent__in=list(group_of))
-    rows = rows.values("team_id", "opponent", "outcome", "match__status").annotate(n=Count("id"))
+    rows = rows.values("team_id", "opponent", "outcome", "league_points", "match__status").annotate(n=Count("id"))
     h2h: dict[tuple[int, int], int] = {}
     for r in rows:
         if groups is not None and group_of[r["team_id"]] != group_of[r["opponent"]]:
             continue
         key = (r["team_id"], r["opponent"])
-        earned = side_points(season, r["outcome"], forfeited=r["match__status"] == Match.Status.FORFEITED)
+        earned = side_points(
+            season,
+            r["outcome"],
+            forfeited=r["match__status"] == Match.Status.FORFEITED,
+            league_points=r["league_points"],
+        )
         h2h[key] = h2h.get(key, 0) + r["n"] * earned
     return h2h
 

@@ -228,6 +228,10 @@ class MatchTeam(models.Model):
     team_name = models.CharField(max_length=80, blank=True)
     points = models.PositiveSmallIntegerField(null=True, blank=True)
     outcome = models.CharField(max_length=4, choices=Outcome.choices, blank=True)
+    #: League points the game itself gave this side (a Kage Masters table's places, a Ninjutsu game
+    #: won or lost on time), under the season's house rules when confirmed; null: the points of its
+    #: outcome (win, draw, loss, forfeit) under the season's house rules, as the table counts them.
+    league_points = models.PositiveSmallIntegerField(null=True, blank=True)
     koban_earned = models.IntegerField(default=0)
 
     class Meta:

@@ -491,7 +491,12 @@ def chart_section(games: dict[int, list[MatchTeam]], season, table_rows: Sequenc
     by_round = all(game[0].match.round_number for game in games.values())
 
     def value(side) -> int:
-        return side_points(season, side.outcome, forfeited=getattr(side.match, "status", "") == Match.Status.FORFEITED)
+        return side_points(
+            season,
+            side.outcome,
+            forfeited=getattr(side.match, "status", "") == Match.Status.FORFEITED,
+            league_points=getattr(side, "league_points", None),
+        )
 
     points: dict[int, list[tuple[int, int]]] = defaultdict(list)
     ratings: dict[int, list[tuple[int, int]]] = defaultdict(list)

@@ -183,7 +183,12 @@ def table_through(season: Season, sides: list[MatchTeam], byes: dict[int, int] |
                 side.team_id, {"played": 0, "won": 0, "drawn": 0, "lost": 0, "for": 0, "against": 0, "rating": None}
             )
             row["played"] += 1
-            earned = side_points(season, side.outcome, forfeited=side.match.status == Match.Status.FORFEITED)
+            earned = side_points(
+                season,
+                side.outcome,
+                forfeited=side.match.status == Match.Status.FORFEITED,
+                league_points=side.league_points,
+            )
             league_points[side.team_id] += earned
             row[{"win": "won", "draw": "drawn", "loss": "lost"}.get(side.outcome, "lost")] += 1
             row["for"] += side.points or 0

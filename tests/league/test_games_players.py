@@ -360,3 +360,24 @@ def test_a_match_has_the_number_of_sides_its_game_allows(game, allowed, refused)
     for n in refused:
         with pytest.raises(ValidationError, match="sides"):
             match_create(teams=players[:n], league=league)
+
+
+def test_a_side_whose_game_gave_its_league_points_counts_them_in_the_table():
+    """A Kage Masters table or a Ninjutsu game on time gives each side its league points itself
+    (``MatchTeam.league_points``); every other side scores its outcome's points, as before."""
+    from league.readmodel import fresh_standings
+    from matches.models import MatchTeam
+
+    season = ninjutsu_season(4)
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    first, second = Match.objects.filter(season=season, round_number=1).order_by("id")[:2]
+    play(first, 2, 1)  # a win (3) and a loss (0) by their outcomes
+    play(second, 2, 1)
+    winner, loser = second.sides.order_by("slot")
+    MatchTeam.objects.filter(pk=winner.pk).update(league_points=2)  # won on time: the house rule's 2
+    MatchTeam.objects.filter(pk=loser.pk).update(league_points=1)
+    standings = fresh_standings(season)
+    home, away = first.sides.order_by("slot")
+    assert standings[home.team_id]["points"] == 3 and standings[away.team_id]["points"] == 0
+    assert standings[winner.team_id]["points"] == 2 and standings[loser.team_id]["points"] == 1
+    assert (standings[winner.team_id]["won"], standings[loser.team_id]["lost"]) == (1, 1)
