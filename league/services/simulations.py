@@ -21,13 +21,14 @@ from django.db.models import Max
 from django.utils import timezone
 
 from common.collector import fewer_collections
+from games.registry import ALLSTARS
 from league.games import game_of
 from league.models import League, ScheduleRun, Season
 from league.services.playoffs import playoffs_advance
 from league.services.schedules import FORMAT_KIND, Progress, schedule_generate, schedule_next, schedule_request
 from matches import hooks, services
 from matches.models import REGULAR_STAGE, Match, SimulationJob
-from matches.simulation import AUTO, POLICIES, derived_seed, independent_batches, simulate_batch
+from matches.simulation import AUTO, POLICIES, derived_seed, independent_batches
 from outbox import jobs
 from teams.permissions import is_league_master
 
@@ -108,7 +109,7 @@ def simulation_request(
                 return _asked_again(existing), False
             if match.status != Match.Status.SCHEDULED:
                 raise ValidationError(f"This match is already {match.get_status_display().lower()}.")
-            if match.kicked_off_at is None:
+            if match.kicked_off_at is None and not services.players_game(match):
                 problems = services.kick_off_roster_messages(services.kick_off_roster_problems(match))
                 problems += services.kick_off_blocker_messages(services.kick_off_blockers(match))
                 if problems:
@@ -171,6 +172,8 @@ class _Runner:
         self.progress = progress
         self.done = job.runs.count()  # a retried job counts what it already played
         self.total = max(job.total, self.done)
+        # The game's batch simulator: All-Stars' rules engine, or a players' game's strength model.
+        self.simulate_batch = game_of(job.league.game if job.league_id else ALLSTARS).simulate_batch
 
     def report(self, total: int | None = None) -> None:
         """Send the progress to the task; a new total is also written to the job row (``done``
@@ -188,7 +191,7 @@ class _Runner:
         stops the job (:class:`matches.services.KickOffBlocked`) after what was played."""
         played = 0
         for batch in independent_batches(list(matches)):
-            runs, blocked = simulate_batch(
+            runs, blocked = self.simulate_batch(
                 batch,
                 seeds={m.pk: derived_seed(self.job.seed, f"match:{m.pk}") for m in batch},
                 actor=self.job.requested_by,
@@ -304,7 +307,9 @@ def _play_job(job: SimulationJob, runner: _Runner) -> str:
 def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> SimulationJob:
     """Run a job (what the Celery task calls). Safe to run again: a done job returns at once, each
     round is one transaction and a played match is skipped."""
-    job = SimulationJob.objects.select_related("season", "season__league", "match", "requested_by").get(pk=job_id)
+    job = SimulationJob.objects.select_related("league", "season", "season__league", "match", "requested_by").get(
+        pk=job_id
+    )
     if job.is_finished:
         return job
     SimulationJob.objects.filter(pk=job.pk, status=SimulationJob.Status.PENDING).update(
