@@ -41,7 +41,7 @@ from django.utils import timezone
 from games import registry
 from games.kage_masters import engine as kage
 from games.ninjutsu import engine as ninjutsu
-from matches import game_results, services
+from matches import game_records, game_results, services
 from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
 from ratings import glicko2, multiplayer
 from teams.models import StrengthRating
@@ -134,17 +134,7 @@ def kage_record(ratings: Sequence[multiplayer.TableRating], *, rng: random.Rando
 def kage_problems(record: Mapping[str, Any]) -> list[str]:
     """The pure engine's check of a Kage Masters record (the site's own check, with its messages,
     is matches.game_results' once Kage results can be entered)."""
-    seats = [
-        kage.Seat(
-            player=s["slot"],
-            kage_master=s["kage_master"],
-            coins=s["coins"],
-            location_rewards=s["rewards"],
-            seat=s["seat"],
-        )
-        for s in record["seats"]
-    ]
-    return kage.validate(seats)
+    return kage.validate(game_records.kage_seats(record))
 
 
 def simulated_record(

@@ -22,7 +22,7 @@ from games import registry
 from games.kage_masters import engine as kage
 from games.ninjutsu import engine as ninjutsu
 from league.models import League, Season
-from matches import game_results
+from matches import game_records, game_results
 from matches.models import Match
 
 NINJUTSU, KAGE_MASTERS = registry.NINJUTSU, registry.KAGE_MASTERS
@@ -40,18 +40,16 @@ def applied_records(*, league: League, season: Season | None = None) -> list[dic
     matches = Match.objects.filter(status=Match.Status.CONFIRMED, league=league)
     if season is not None:
         matches = matches.filter(season=season)
-    out = []
-    for submitted, counter, settlement in matches.order_by("confirmed_at", "pk").values_list(
-        "submitted_record", "counter_record", "settlement"
-    ):
-        record = counter if settlement == Match.Settlement.SECOND and counter else submitted
-        if isinstance(record, dict):
-            out.append(record)
-    return out
+    rows = matches.order_by("confirmed_at", "pk").values_list("submitted_record", "counter_record", "settlement")
+    return [record for row in rows if (record := game_records.applied_record(*row)) is not None]
 
 
 def _rate(rate: Fraction | None) -> float | None:
     return None if rate is None else float(rate)
+
+
+def _percent(rate: float | None) -> str:
+    return "—" if rate is None else f"{rate * 100:.0f}%"
 
 
 # --- Ninjutsu ------------------------------------------------------------------------------------
@@ -89,6 +87,30 @@ class NinjutsuStatistics:
     def opened_by_card(self) -> int:
         return sum(self.stats.cards.values())
 
+    def facts(self) -> list[dict[str, str]]:
+        """The figures as sentences (the newsletter's facts): ``[{"key", "text"}]``."""
+        if self.empty:
+            return []
+        out = []
+        if self.stats.decided:
+            out.append(
+                {
+                    "key": "starter",
+                    "text": f"The starting player won {self.stats.starter_wins} of {self.stats.decided} "
+                    f"game{'s' if self.stats.decided != 1 else ''} ({_percent(self.starter_win_rate)}).",
+                }
+            )
+        if self.colours:
+            parts = ", ".join(f"{r.label} {r.count} of {r.total} ({_percent(r.rate)})" for r in self.colours)
+            out.append({"key": "colours", "text": f"Wins by colour: {parts}."})
+        if self.endings:
+            parts = "; ".join(f"{r.label.lower()}: {r.count}" for r in self.endings)
+            out.append({"key": "endings", "text": f"How the games ended: {parts}."})
+        if self.cards:
+            parts = ", ".join(f"{r.label} {r.count}" for r in self.cards)
+            out.append({"key": "cards", "text": f"The card that opened the way to the Soke: {parts}."})
+        return out
+
 
 def ninjutsu_results(records: Iterable[Mapping[str, Any]]) -> list[ninjutsu.NinjutsuResult]:
     results = []
@@ -124,32 +146,15 @@ def ninjutsu_statistics_of(records: Iterable[Mapping[str, Any]]) -> NinjutsuStat
     return NinjutsuStatistics(NINJUTSU, stats, colours, endings, cards)
 
 
-def ninjutsu_statistics(*, league: League, season: Season | None = None) -> NinjutsuStatistics:
-    """A Ninjutsu league's (or season's) statistics: one query."""
-    return ninjutsu_statistics_of(applied_records(league=league, season=season))
+def ninjutsu_statistics(
+    *, league: League, season: Season | None = None, records: Iterable[Mapping[str, Any]] | None = None
+) -> NinjutsuStatistics:
+    """A Ninjutsu league's (or season's) statistics: one query (none when the caller gives the
+    records, as the newsletter does with those through its period)."""
+    return ninjutsu_statistics_of(records if records is not None else applied_records(league=league, season=season))
 
 
 # --- Kage Masters --------------------------------------------------------------------------------
-
-
-def kage_seats(record: Mapping[str, Any]) -> tuple[kage.Seat, ...]:
-    """A Kage Masters record's seats (the contract of docs/leagues.md; player = slot). The site's
-    reader is ``matches.game_results.kage_seats`` once Kage results are entered there."""
-    reader = getattr(game_results, "kage_seats", None)
-    if reader is not None:
-        return tuple(reader(record))
-    if record.get("game") != KAGE_MASTERS or not isinstance(record.get("seats"), list):
-        raise ValueError("not a Kage Masters record")
-    return tuple(
-        kage.Seat(
-            player=s["slot"],
-            kage_master=s["kage_master"],
-            coins=int(s["coins"]),
-            location_rewards=int(s.get("rewards") or 0),
-            seat=s.get("seat"),
-        )
-        for s in record["seats"]
-    )
 
 
 @dataclass(frozen=True)
@@ -172,12 +177,25 @@ class KageStatistics:
     def empty(self) -> bool:
         return self.tables == 0
 
+    def facts(self) -> list[dict[str, str]]:
+        """The figures as sentences (the newsletter's facts): ``[{"key", "text"}]``."""
+        if self.empty:
+            return []
+        parts = ", ".join(f"{r.label} {r.count} of {r.total} ({_percent(r.rate)})" for r in self.masters)
+        out = [{"key": "kage_masters", "text": f"Tables won by Kage Master: {parts}."}]
+        for size, rows in self.seats:
+            seats = ", ".join(f"seat {r.seat} {r.mean_treasure:.1f}" for r in rows)
+            out.append(
+                {"key": f"seats_{size}", "text": f"Mean treasure by first-round seat at tables of {size}: {seats}."}
+            )
+        return out
+
 
 def kage_tables(records: Iterable[Mapping[str, Any]]) -> list[tuple[kage.Seat, ...]]:
     tables = []
     for record in records:
         try:
-            seats = kage_seats(record)
+            seats = game_records.kage_seats(record)
         except (ValueError, TypeError, KeyError, AttributeError):
             continue
         if kage.MIN_PLAYERS <= len(seats) <= kage.MAX_PLAYERS:
@@ -202,9 +220,12 @@ def kage_statistics_of(records: Iterable[Mapping[str, Any]]) -> KageStatistics:
     return KageStatistics(KAGE_MASTERS, len(tables), stats, masters, sorted(sizes.items()))
 
 
-def kage_statistics(*, league: League, season: Season | None = None) -> KageStatistics:
-    """A Kage Masters league's (or season's) statistics: one query."""
-    return kage_statistics_of(applied_records(league=league, season=season))
+def kage_statistics(
+    *, league: League, season: Season | None = None, records: Iterable[Mapping[str, Any]] | None = None
+) -> KageStatistics:
+    """A Kage Masters league's (or season's) statistics: one query (none when the caller gives
+    the records)."""
+    return kage_statistics_of(records if records is not None else applied_records(league=league, season=season))
 
 
 #: The statistics function of each players' game (registered in StatsConfig.ready()).
