@@ -10,6 +10,7 @@ from collections import Counter
 import pytest
 from django.db.models import Count
 from django.urls import reverse
+from django.utils import timezone
 
 from games import registry as games
 from league.games import game_of
@@ -152,6 +153,9 @@ def test_the_celery_task_simulates_a_ninjutsu_season(client, eager, django_captu
     assert SimulationRun.objects.filter(job=job).count() == 6
     page = client.get(job.get_absolute_url())
     assert page.status_code == 200
+    match = season.matches.first()
+    html = client.get(match.get_absolute_url()).content.decode()
+    assert "How it ended" in html and "Started" in html  # the record, shown as an entered one
 
 
 def test_the_season_page_offers_simulation_for_ninjutsu(client):
@@ -216,3 +220,54 @@ def test_the_rest_of_a_kage_masters_season_is_simulated():
         assert record["game"] == "kage_masters"
     assert season.matches.filter(status=Match.Status.CONFIRMED).count() == 6
     assert all(side.league_points is not None for side in MatchTeam.objects.filter(match__season=season))
+
+
+def contract_confirmation(match, *, actor, data, also_save=()):
+    """What confirming a Kage Masters record does under the brief's contract (the Kage results
+    work's matches.services._apply_game_result): each side's treasure, league points and outcome."""
+    from games.kage_masters import engine
+    from matches import game_records
+    from matches import services as match_services
+
+    seats = game_records.kage_seats(data)
+    places, points = engine.placements(seats), engine.league_points(seats)
+    for side in match.sides.order_by("slot"):
+        i = side.slot - 1
+        side.outcome = "win" if places[i] == 1 else "loss"
+        side.points, side.league_points = seats[i].treasure, points[i]
+        side.save(update_fields=["outcome", "points", "league_points"])
+    match_services._mark_confirmed(match, actor=actor, now=timezone.now(), also_save=also_save)
+
+
+def test_kage_tables_are_simulated_with_their_record(monkeypatch):
+    """The Kage Masters simulator's own path (seeds, ratings read once, the record, the runs),
+    its confirmation stubbed by the contract until the Kage results work is merged."""
+    from matches import services as match_services
+    from matches.services import match_create
+
+    if not KAGE_CONFIRMABLE:
+        monkeypatch.setattr(match_services, "_apply_game_result", contract_confirmation)
+    season = players_season(5, game=games.KAGE_MASTERS)
+    teams = players(season)
+    for i, team in enumerate(teams):
+        rate(team, mu=15 + 5 * i)
+    tables = [
+        match_create(teams=teams[:3], season=season, round_number=1),
+        match_create(teams=teams[3:], season=season, round_number=1),
+    ]
+    runs, blocked = game_simulation.simulate_batch(tables, seeds={m.pk: 100 + m.pk for m in tables})
+    assert blocked is None and len(runs) == 2
+    for match in tables:
+        match.refresh_from_db()
+        assert match.status == Match.Status.CONFIRMED and match.simulated and match.seed == 100 + match.pk
+        record = match.submitted_record
+        assert record["game"] == "kage_masters" and game_simulation.kage_problems(record) == []
+        sides = list(match.sides.order_by("slot"))
+        assert [s["slot"] for s in record["seats"]] == [s.slot for s in sides]
+        assert [s.points for s in sides] == [s["coins"] + s["rewards"] for s in record["seats"]]
+        ratings = game_simulation.ratings_of([s.team_id for s in sides])
+        again = game_simulation.simulated_record(
+            games.KAGE_MASTERS, sides, ratings, rng=random.Random(f"{match.seed}:simulation")
+        )
+        assert again == record  # replays from its seed
+    assert game_simulation.simulate_batch(tables, seeds={}) == ([], None)  # played: nothing to do
