@@ -22,7 +22,7 @@ the result's events; nothing of the All-Stars post-game sequence runs. Everythin
 
 :func:`simulate_batch` is the players' games' counterpart of :func:`matches.simulation.simulate_batch`
 (a round's fixtures, no player twice, in one transaction): its queries do not grow with the number
-of matches beyond a fixed few per match, and the ratings are read once for the whole batch.
+of matches beyond a fixed few per match, and a job reads the ratings once (:class:`SeasonRatings`).
 """
 
 from __future__ import annotations
@@ -67,6 +67,31 @@ def ratings_of(team_ids: Sequence[int]) -> dict[int, dict[str, StrengthRating]]:
     for row in StrengthRating.objects.filter(team_id__in=list(team_ids)):
         found.setdefault(row.team_id, {})[row.system] = row
     return found
+
+
+class SeasonRatings:
+    """The players' ratings a simulation job reads, loaded once: the first batch reads those of
+    every player with a fixture in its season (one query), a later batch only players it has not
+    seen (none in a season whose fixtures existed; one query for a round generated with a player
+    new to the job). The ratings do not move while a job runs (their recomputation follows it)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, dict[str, StrengthRating]] = {}
+        self.known: set[int] = set()
+
+    def load(self, team_ids: set[int], season_id: int | None) -> dict[int, dict[str, StrengthRating]]:
+        """The ratings of ``team_ids`` (and, the first time, of the season's players)."""
+        wanted = team_ids - self.known
+        if not wanted:
+            return self.rows
+        if season_id is not None and not self.known:
+            wanted |= set(
+                MatchTeam.objects.filter(match__season_id=season_id).values_list("team_id", flat=True).distinct()
+            )
+        for row in StrengthRating.objects.filter(team_id__in=sorted(wanted)):
+            self.rows.setdefault(row.team_id, {})[row.system] = row
+        self.known |= wanted
+        return self.rows
 
 
 def glicko_rating(stored: Mapping[str, StrengthRating] | None) -> glicko2.Rating:
@@ -181,12 +206,14 @@ def simulate_batch(
     actor: User | None = None,
     policy: str = SimulationJob.Policy.AUTO,
     job: SimulationJob | None = None,
+    ratings: SeasonRatings | None = None,
 ) -> tuple[list[SimulationRun], None]:
     """Simulate scheduled fixtures of a players' game in one transaction (``seeds``: by match id;
     a match no longer scheduled is left alone). The matches are locked and read with their sides
     in two queries, the players' ratings in one, the league table's rows brought up to date once
-    (:func:`matches.services.results_written_once`) and the runs written in one. Returns the runs
-    and None (nothing stops a players' game kicking off: it has none)."""
+    (:func:`matches.services.results_written_once`) and the runs written in one. ``ratings``: a
+    job's :class:`SeasonRatings`, kept from batch to batch so the job reads the ratings once.
+    Returns the runs and None (nothing stops a players' game kicking off: it has none)."""
     made: list[SimulationRun] = []
     with transaction.atomic(), services.results_written_once():
         ids = [m.pk for m in matches]
@@ -200,7 +227,11 @@ def simulate_batch(
         sides: dict[int, list[MatchTeam]] = {pk: [] for pk in ids}
         for side in MatchTeam.objects.filter(match_id__in=ids).order_by("match_id", "slot"):
             sides[side.match_id].append(side)
-        ratings = ratings_of(sorted({s.team_id for found in sides.values() for s in found}))
+        team_ids = {s.team_id for found in sides.values() for s in found}
+        if ratings is None:
+            ratings = SeasonRatings()
+        season_id = next((m.season_id for m in locked.values() if m.season_id is not None), None)
+        rated = ratings.load(team_ids, season_id)
         for pk in ids:
             started = time.perf_counter()
             match = locked[pk]
@@ -220,7 +251,7 @@ def simulate_batch(
             record = simulated_record(
                 match.league.game,
                 sides[pk],
-                ratings,
+                rated,
                 rng=random.Random(f"{match.seed}:simulation"),
                 time_limit=bool(getattr(rules, "time_limit_minutes", None)),
             )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -26,7 +27,7 @@ from league.games import game_of
 from league.models import League, ScheduleRun, Season
 from league.services.playoffs import playoffs_advance
 from league.services.schedules import FORMAT_KIND, Progress, schedule_generate, schedule_next, schedule_request
-from matches import hooks, services
+from matches import game_simulation, hooks, services
 from matches.models import REGULAR_STAGE, Match, SimulationJob
 from matches.simulation import AUTO, POLICIES, derived_seed, independent_batches
 from outbox import jobs
@@ -172,8 +173,12 @@ class _Runner:
         self.progress = progress
         self.done = job.runs.count()  # a retried job counts what it already played
         self.total = max(job.total, self.done)
-        # The game's batch simulator: All-Stars' rules engine, or a players' game's strength model.
-        self.simulate_batch = game_of(job.league.game if job.league_id else ALLSTARS).simulate_batch
+        # The game's batch simulator: All-Stars' rules engine, or a players' game's strength model
+        # (which reads the players' ratings once for the job: matches.game_simulation.SeasonRatings).
+        game = game_of(job.league.game if job.league_id else ALLSTARS)
+        self.simulate_batch = game.simulate_batch
+        if not game.has_team_scrolls:
+            self.simulate_batch = partial(game.simulate_batch, ratings=game_simulation.SeasonRatings())
 
     def report(self, total: int | None = None) -> None:
         """Send the progress to the task; a new total is also written to the job row (``done``

@@ -118,6 +118,21 @@ def test_the_batch_reads_the_ratings_once(django_assert_max_num_queries, django_
     assert per_match <= 4  # the sides' outcomes, the confirmation (the runs are written at once)
 
 
+def test_a_season_job_reads_the_ratings_once():
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    season = players_season(6)
+    for team in players(season)[:3]:
+        rate(team, glicko=1600)
+    job, _ = simulation.simulation_request(actor=season.league.master, scope="season", season=season, seed=2)
+    with CaptureQueriesContext(connection) as ctx:
+        job = simulation.simulation_job_run(job_id=job.pk)
+    assert job.done == 15
+    reads = [q["sql"] for q in ctx.captured_queries if 'FROM "teams_strengthrating" WHERE' in q["sql"]]
+    assert len(reads) == 1, reads  # five rounds, one read of the season's ratings
+
+
 def test_stronger_ninjutsu_players_win_more_often():
     strong, weak = glicko2.Rating(1800, 50), glicko2.Rating(1400, 50)
     expected, _ = glicko2.win_probabilities(strong, weak)
