@@ -29,7 +29,7 @@ from league.services.playoffs import playoffs_advance
 from league.services.schedules import FORMAT_KIND, Progress, schedule_generate, schedule_next, schedule_request
 from matches import game_simulation, hooks, services
 from matches.models import REGULAR_STAGE, Match, SimulationJob
-from matches.simulation import AUTO, POLICIES, derived_seed, independent_batches
+from matches.simulation import AUTO, POLICIES, derived_seed, independent_batches, simulate_batch
 from outbox import jobs
 from teams.permissions import is_league_master
 
@@ -176,9 +176,9 @@ class _Runner:
         # The game's batch simulator: All-Stars' rules engine, or a players' game's strength model
         # (which reads the players' ratings once for the job: matches.game_simulation.SeasonRatings).
         game = game_of(job.league.game if job.league_id else ALLSTARS)
-        self.simulate_batch = game.simulate_batch
+        self.game_batch = None  # All-Stars: this module's simulate_batch (the game's), looked up when called
         if not game.has_team_scrolls:
-            self.simulate_batch = partial(game.simulate_batch, ratings=game_simulation.SeasonRatings())
+            self.game_batch = partial(game.simulate_batch, ratings=game_simulation.SeasonRatings())
 
     def report(self, total: int | None = None) -> None:
         """Send the progress to the task; a new total is also written to the job row (``done``
@@ -196,7 +196,7 @@ class _Runner:
         stops the job (:class:`matches.services.KickOffBlocked`) after what was played."""
         played = 0
         for batch in independent_batches(list(matches)):
-            runs, blocked = self.simulate_batch(
+            runs, blocked = (self.game_batch or simulate_batch)(
                 batch,
                 seeds={m.pk: derived_seed(self.job.seed, f"match:{m.pk}") for m in batch},
                 actor=self.job.requested_by,

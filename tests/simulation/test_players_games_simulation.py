@@ -79,6 +79,17 @@ def test_a_simulated_ninjutsu_season_replays_by_its_seed():
         assert again == match.submitted_record
 
 
+def test_a_swiss_ninjutsu_season_with_its_playoffs_is_simulated():
+    from league.models import BracketSlot
+
+    season = players_season(4, format=Season.Format.SWISS, swiss_rounds=2, playoff_teams=2)
+    job = run_job(season, seed=3)
+    assert job.status == "done", job.error
+    assert season.matches.filter(status=Match.Status.CONFIRMED, simulated=True).count() == 2 * 2 + 1 == job.done
+    final = BracketSlot.objects.get(season=season)
+    assert final.winner_id is not None and "playoffs" in job.note
+
+
 def test_a_round_and_a_fixture_of_a_ninjutsu_season():
     season = players_season(4)
     generate(season, ScheduleRun.Kind.ROUND_ROBIN)
