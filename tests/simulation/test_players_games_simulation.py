@@ -67,8 +67,8 @@ def test_a_simulated_ninjutsu_season_replays_by_its_seed():
     season = players_season(4)
     teams = players(season)
     rate(teams[0], glicko=1700)
+    ratings = game_simulation.ratings_of([t.pk for t in teams])  # what the job reads (before any recomputation)
     job = run_job(season, seed=7)
-    ratings = game_simulation.ratings_of([t.pk for t in teams])
     for match in season.matches.all():
         # each match's seed comes from the job's, and its stored seed replays its record
         assert match.seed == derived_seed(job.seed, f"match:{match.pk}")
@@ -240,12 +240,32 @@ def test_the_rest_of_a_kage_masters_season_is_simulated():
         order = teams[round_number - 1 :] + teams[: round_number - 1]
         match_create(teams=order[:3], season=season, round_number=round_number)
         match_create(teams=order[3:], season=season, round_number=round_number)
+    ratings = game_simulation.ratings_of([t.pk for t in teams])  # what the job reads
     job = run_job(season)
     assert job.status == "done" and job.done == 6
     for record in records(season).values():
         assert record["game"] == "kage_masters"
     assert season.matches.filter(status=Match.Status.CONFIRMED).count() == 6
-    assert all(side.league_points is not None for side in MatchTeam.objects.filter(match__season=season))
+    sides = list(MatchTeam.objects.filter(match__season=season).select_related("match"))
+    assert all(side.league_points is not None for side in sides)
+    assert all(
+        side.points
+        == side.match.submitted_record["seats"][side.slot - 1]["coins"]
+        + side.match.submitted_record["seats"][side.slot - 1]["rewards"]
+        for side in sides
+    )
+    table = league_table(season)
+    assert [row.played for row in table] == [3] * 5
+    # the default scheme: one point for each opponent beaten
+    assert sum(row.points for row in table) == sum(s.league_points for s in sides)
+    for match in season.matches.all():
+        again = game_simulation.simulated_record(
+            games.KAGE_MASTERS,
+            list(match.sides.order_by("slot")),
+            ratings,
+            rng=random.Random(f"{match.seed}:simulation"),
+        )
+        assert again == match.submitted_record  # replays from its seed
 
 
 def contract_confirmation(match, *, actor, data, also_save=()):
