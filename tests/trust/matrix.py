@@ -60,6 +60,28 @@ def _season(w: World) -> dict:
     return {"slug": w.league.slug, "number": w.season.number}
 
 
+def _extra(name: str) -> Callable[[World], dict]:
+    """A match of ``world.extra`` (the other games' fixtures: tests/trust/world.py)."""
+    return lambda w: {"pk": w.extra[name].pk}
+
+
+def _ninjutsu_season(w: World) -> dict:
+    return {"slug": w.extra["ninjutsu_league"].slug, "number": w.extra["ninjutsu_season"].number}
+
+
+#: A Ninjutsu result as its phone form posts it (matches.game_forms.NinjutsuResultForm).
+NINJUTSU_FORM = {
+    "winner": "1",
+    "ending": "soke_attacked",
+    "card": "jump",
+    "starter": "2",
+    "colour_1": "Red",
+    "colour_2": "Black",
+    "ninjas_left_1": "4",
+    "ninjas_left_2": "0",
+}
+
+
 def _fixture_state(state: str) -> Callable[[World], dict]:
     """A fixture of L in a state of the round life cycle (tests/trust/world.py)."""
     named = {"scheduled": "open_match", "submitted": "submitted", "confirmed": "confirmed"}
@@ -309,6 +331,7 @@ RULES: dict[str, list[Case]] = {
         _public(_fixture_state("voided"), "voided"),
         _public(lambda w: {"pk": w.submitted.pk}, "submitted"),
         _public(lambda w: {"pk": w.extra["disputed"].pk}, "disputed"),
+        *(_public(_extra(f"ninjutsu_{state}"), f"ninjutsu {state}") for state in ("open", "submitted", "disputed")),
     ],
     "matches:presheet": [
         _public(lambda w: {"pk": w.open_match.pk}, "before kick-off"),
@@ -345,6 +368,17 @@ RULES: dict[str, list[Case]] = {
             data=lambda w: {"s1_points": "2", "s2_points": "1", "submit_result": "1"},
             label="disputed",
         ),
+        # A Ninjutsu game (issue 17): its players enter it on the game's own form, no kick-off first.
+        Case(
+            kwargs=_extra("ninjutsu_open"), get=IN_MATCH, post=IN_MATCH, data=lambda w: NINJUTSU_FORM, label="ninjutsu"
+        ),
+        Case(
+            kwargs=_extra("ninjutsu_submitted"),
+            get=IN_MATCH,
+            post=IN_MATCH,
+            data=lambda w: {**NINJUTSU_FORM, "winner": "2"},
+            label="ninjutsu submitted",
+        ),
     ],
     "matches:settle": [
         Case(
@@ -363,6 +397,13 @@ RULES: dict[str, list[Case]] = {
             post=MASTER,
             data=lambda w: {"pick": "first"},
             label="submitted",
+        ),
+        Case(
+            kwargs=_extra("ninjutsu_disputed"),
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {"pick": "second"},
+            label="ninjutsu disputed",
         ),
     ],
     "matches:confirm": [
@@ -386,6 +427,13 @@ RULES: dict[str, list[Case]] = {
             post=IN_MATCH,
             data=lambda w: {"decision": "confirm"},
             label="disputed",
+        ),
+        Case(
+            kwargs=_extra("ninjutsu_submitted"),
+            get=None,
+            post=frozenset({"other_player", "master"}),
+            data=lambda w: {"decision": "confirm"},
+            label="ninjutsu confirm",
         ),
     ],
     "matches:void": [
@@ -424,7 +472,11 @@ RULES: dict[str, list[Case]] = {
     # --- leagues
     "league:list": [_public()],
     "league:create": [Case(kwargs=lambda w: {}, get=MEMBERS, post=MEMBERS, data=_new_league)],
-    "league:detail": [_public(_league), _public(lambda w: {"slug": w.other_league.slug}, "other league")],
+    "league:detail": [
+        _public(_league),
+        _public(lambda w: {"slug": w.other_league.slug}, "other league"),
+        _public(lambda w: {"slug": w.extra["ninjutsu_league"].slug}, "ninjutsu league"),
+    ],
     "league:edit": [
         Case(
             kwargs=_league,
@@ -433,7 +485,17 @@ RULES: dict[str, list[Case]] = {
             data=lambda w: _house_rules(w, description="Rewritten by whoever got in"),
         )
     ],
-    "league:apply": [Case(kwargs=_league, get=MEMBERS, post=MEMBERS, data=lambda w: {"team": w.free_team.pk})],
+    "league:apply": [
+        Case(kwargs=_league, get=MEMBERS, post=MEMBERS, data=lambda w: {"team": w.free_team.pk}),
+        # A players' league: a member joins as himself, under a display name (issue 17).
+        Case(
+            kwargs=lambda w: {"slug": w.extra["ninjutsu_league"].slug},
+            get=MEMBERS,
+            post=MEMBERS,
+            data=lambda w: {"display_name": "Night Owl"},
+            label="ninjutsu league",
+        ),
+    ],
     "league:applications": [
         Case(kwargs=_league, get=MASTER, post=MASTER, data=lambda w: {"decision": "refuse", "team": w.team_b.pk})
     ],
@@ -471,8 +533,8 @@ RULES: dict[str, list[Case]] = {
             data=lambda w: {"name": "", "format": "round_robin", "playoff_teams": "0"},
         )
     ],
-    "league:season_detail": [_public(_season)],
-    "league:season_fixtures": [_public(_season)],
+    "league:season_detail": [_public(_season), _public(_ninjutsu_season, "ninjutsu season")],
+    "league:season_fixtures": [_public(_season), _public(_ninjutsu_season, "ninjutsu season")],
     "league:season_desk": [Case(kwargs=_season, get=MASTER, post=None)],
     "league:season_bracket": [_public(_season)],
     "league:fixture_create": [

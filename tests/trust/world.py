@@ -160,6 +160,7 @@ def seed_world() -> World:
         league=league, actor=users["master"], days=30, max_uses=50
     )
     _seed_fixture_states(world)
+    _seed_players_games(world)
     for obj in (confirmed, submitted, open_match, team_a, team_b):
         obj.refresh_from_db()
     return world
@@ -194,6 +195,54 @@ def _seed_fixture_states(world: World) -> None:
         match=fixture(), forfeiting=[world.team_a.pk], reason="Wrong", actor=master
     )
     world.extra["voided"] = match_services.match_void(match=voided, actor=master, reason="Recorded by mistake")
+
+
+#: A Ninjutsu result as its form gives it (matches.game_results): slot 1 wins, its ninja attacked the Soke.
+NINJUTSU_RECORD = {
+    "game": "ninjutsu",
+    "winner": 1,
+    "starter": 2,
+    "colours": ["Red", "Black"],
+    "ending": "soke_attacked",
+    "card": "jump",
+    "ninjas_left": [4, 0],
+    "shuriken": None,
+    "cards": None,
+}
+
+
+def _seed_players_games(world: World) -> None:
+    """A league of another game (issue 17): N "Dojo" (Ninjutsu, master: trust-master), a running
+    round robin season with trust-player ("Hanzo") and trust-other ("Kotaro") as players, not
+    teams; an open game between them (``ninjutsu_open``), one submitted by trust-player
+    (``ninjutsu_submitted``) and one disputed (trust-other entered his own, different record:
+    ``ninjutsu_disputed``); in ``world.extra``."""
+    from games import registry as games
+
+    master = world.users["master"]
+    dojo = LeagueFactory(name="Dojo Nights", slug="dojo", master=master, game=games.NINJUTSU)
+    season = league_services.season_create(league=dojo, name="Dojo 1", format=Season.Format.SELF_ARRANGED)
+    hanzo = league_services.player_apply(user=world.users["player"], league=dojo, display_name="Hanzo")
+    kotaro = league_services.player_apply(user=world.users["other_player"], league=dojo, display_name="Kotaro")
+    for entry in (hanzo, kotaro):
+        league_services.application_accept(team=entry)
+
+    def game() -> Match:
+        return match_services.match_create(teams=[hanzo, kotaro], season=season)
+
+    world.extra["ninjutsu_league"], world.extra["ninjutsu_season"] = dojo, season
+    world.extra["ninjutsu_open"] = game()
+    submitted = game()
+    match_services.match_submit_game_result(match=submitted, record=NINJUTSU_RECORD, actor=world.users["player"])
+    disputed = game()
+    match_services.match_submit_game_result(match=disputed, record=NINJUTSU_RECORD, actor=world.users["player"])
+    match_services.match_submit_game_result(
+        match=disputed,
+        record={**NINJUTSU_RECORD, "winner": 2, "ninjas_left": [0, 3]},
+        actor=world.users["other_player"],
+    )
+    world.extra["ninjutsu_submitted"] = Match.objects.get(pk=submitted.pk)
+    world.extra["ninjutsu_disputed"] = Match.objects.get(pk=disputed.pk)
 
 
 def choose_pending_rolls(world: World) -> None:
