@@ -8,7 +8,10 @@ dashboards, the API) is the same for every game and asks :func:`game_of` for the
 * ``result_form`` and ``validate_result``: the form a side fills to enter a result, and the check a
   submitted result must pass;
 * ``points``: the league points a side earns for an outcome under a season's frozen house rules;
-* ``simulator``: simulating one fixture;
+* ``simulator``: simulating one fixture, and ``simulate_batch`` a round's fixtures (no entrant
+  twice) in one transaction (what "simulate this round / the rest of the season" runs): All-Stars
+  plays its rules engine (matches.simulation), the players' games a strength model from the
+  players' ratings (matches.game_simulation);
 * ``statistics``: the game's statistics; ``stats`` sits above this app in the import direction, so
   it registers its function here in ``StatsConfig.ready()`` (:func:`register_statistics`).
 
@@ -30,7 +33,7 @@ from games import registry
 from games.base import GameInfo
 from league.readmodel import side_points
 from matches import forms as match_forms
-from matches import game_forms, game_results
+from matches import game_forms, game_results, game_simulation
 from matches import services as match_services
 from matches import simulation as match_simulation
 
@@ -51,6 +54,7 @@ class GameInterface:
     validate_result: Callable[..., None] | None = None
     points: Callable[..., int] = side_points
     simulator: Callable[..., Any] | None = None
+    simulate_batch: Callable[..., Any] | None = None
 
     @property
     def key(self) -> str:
@@ -83,16 +87,10 @@ class GameInterface:
 
     @property
     def can_simulate(self) -> bool:
-        return self.simulator is not None
+        return self.simulator is not None and self.simulate_batch is not None
 
     def season_points(self, season: Season, outcome: str, *, forfeited: bool = False) -> int:
         return self.points(season, outcome, forfeited=forfeited)
-
-
-def _players_only(key: str) -> GameInterface:
-    """A game whose entrants are players; its result form, points, statistics and simulator come
-    with issue 17's later parts. Its points are the generic win/draw/loss of the house rules."""
-    return GameInterface(info=registry.get(key))
 
 
 GAMES: dict[str, GameInterface] = {
@@ -103,16 +101,29 @@ GAMES: dict[str, GameInterface] = {
         validate_result=match_services.validate_record,
         points=side_points,
         simulator=match_simulation.simulate_match,
+        simulate_batch=match_simulation.simulate_batch,
     ),
     # Ninjutsu: its result form and check (matches.game_forms, matches.game_results); its points
-    # are the house rules' win/draw/loss; no simulator or statistics yet.
+    # are the house rules' win/draw/loss; simulated by the strength model (Glicko-2).
     registry.NINJUTSU: GameInterface(
         info=registry.get(registry.NINJUTSU),
         result_form=game_forms.NinjutsuResultForm,
         validate_result=game_results.check,
         points=side_points,
+        simulator=game_simulation.simulate_match,
+        simulate_batch=game_simulation.simulate_batch,
     ),
-    registry.KAGE_MASTERS: _players_only(registry.KAGE_MASTERS),
+    # Kage Masters: simulated by the strength model (Plackett-Luce) once its results can be
+    # confirmed on the site (matches.game_results takes them: a simulated table is confirmed
+    # through the same path as an entered one).
+    registry.KAGE_MASTERS: GameInterface(
+        info=registry.get(registry.KAGE_MASTERS),
+        **(
+            {"simulator": game_simulation.simulate_match, "simulate_batch": game_simulation.simulate_batch}
+            if registry.KAGE_MASTERS in game_results.ENTERABLE
+            else {}
+        ),
+    ),
 }
 assert set(GAMES) == set(registry.GAMES), "every game of games.registry has its interface here"
 

@@ -17,7 +17,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from games import registry
+from games.kage_masters import engine as kage
+from games.ninjutsu import engine as ninjutsu
 from league.selectors import TableRow, side_points
+from matches import game_records, game_results
 from matches.models import Match, MatchTeam
 from newsletters.charts import Series, line_chart
 from rules.engine import league as rules_league
@@ -243,6 +247,144 @@ def challenge_report(match: Match) -> dict:
         "notables": notables,
         "text": " ".join(sentences),
     }
+
+
+# --- game reports of the players' games (issue 17) -------------------------------------------------
+
+
+def _players_fact(side: MatchTeam) -> dict:
+    return {
+        "team_id": side.team_id,
+        "team": side.team.name,
+        "owner": side.team.owner.username,
+        "points": side.points or 0,
+        "outcome": side.outcome,
+    }
+
+
+def _ninjutsu_how(result: ninjutsu.NinjutsuResult, name: dict, loser: str) -> str:
+    """How a Ninjutsu game ended, as a clause about the loser."""
+    ending = result.ending
+    if ending is ninjutsu.Ending.SOKE_ATTACKED:
+        how = f"{loser}'s Soke was attacked and lost the battle"
+    elif ending is ninjutsu.Ending.SOKE_ATTACKING:
+        how = f"{loser}'s Soke attacked and lost the battle"
+    elif ending is ninjutsu.Ending.OUT_OF_DOJO:
+        how = f"{loser}'s Soke's die left the Dojo"
+    elif ending is ninjutsu.Ending.CONCEDED:
+        how = f"{loser} conceded"
+    else:
+        how = "the time limit stopped the game"
+        if result.ninjas_left is not None:
+            how += f" with {result.ninjas_left[0]}–{result.ninjas_left[1]} ninjas left"
+    if result.card is not ninjutsu.Card.NONE:
+        card = "a Joker" if result.card is ninjutsu.Card.JOKER else f"a {result.card.value.capitalize()}"
+        how += f", {card} having opened the way"
+    return how
+
+
+def ninjutsu_report(match: Match, sides: Sequence[MatchTeam], record: dict) -> tuple[str, str, dict]:
+    """(headline, text, facts) of a Ninjutsu game from its record."""
+    result = game_results.ninjutsu_result(record)
+    name = {s.slot: s.team.name for s in sides}
+    colour = dict(zip(result.players, result.colours, strict=True))
+    starter = name.get(result.starter, "")
+    if result.winner is None:
+        headline = f"{name[1]} and {name[2]} drew on time"
+        text = f"{name[1]} ({colour[1]}) and {name[2]} ({colour[2]}) drew: {_ninjutsu_how(result, name, '')}."
+    else:
+        winner, loser = name[result.winner], name[result.loser]
+        headline = f"{winner} beat {loser}"
+        text = (
+            f"{winner} ({colour[result.winner]}) beat {loser} ({colour[result.loser]}): "
+            f"{_ninjutsu_how(result, name, loser)}."
+        )
+    text += f" {starter} started" + (" and won." if result.starter_won else ".")
+    facts = {
+        "ending": result.ending.value,
+        "ending_label": result.ending.label,
+        "card": result.card.value,
+        "starter": starter,
+        "colours": {name[p]: c for p, c in colour.items()},
+    }
+    return headline, text, facts
+
+
+def kage_report(match: Match, sides: Sequence[MatchTeam], record: dict) -> tuple[str, str, dict]:
+    """(headline, text, facts) of a Kage Masters table from its record: places, Kage Masters and
+    treasures."""
+    seats = game_records.kage_seats(record)
+    name = {s.slot: s.team.name for s in sides}
+    places = kage.placements(seats)
+    ranked = sorted(zip(places, seats, strict=True), key=lambda ps: (ps[0], ps[1].player))
+    first = [name[seat.player] for place, seat in ranked if place == 1]
+    if len(first) == 1:
+        headline = f"{first[0]} win a table of {len(seats)}"
+    else:
+        headline = f"{join_names(first)} share first at a table of {len(seats)}"
+    lines = [
+        f"{ordinal(place)} {name[seat.player]} ({seat.kage_master}, {seat.treasure} treasure)" for place, seat in ranked
+    ]
+    text = "Places: " + join_names(lines) + "."
+    facts = {
+        "places": [
+            {
+                "place": place,
+                "team": name[seat.player],
+                "kage_master": seat.kage_master,
+                "treasure": seat.treasure,
+                "coins": seat.coins,
+                "rewards": seat.location_rewards,
+                "seat": seat.seat,
+            }
+            for place, seat in ranked
+        ]
+    }
+    return headline, text, facts
+
+
+#: The report writer of each players' game, from its stored record.
+GAME_REPORTS = {registry.NINJUTSU: ninjutsu_report, registry.KAGE_MASTERS: kage_report}
+
+
+def game_report(match: Match, game: str) -> dict:
+    """One players' game's report (the match with its sides, team and owner, prefetched): who
+    won and how, from the record it was confirmed with; nothing of All-Stars (no clans, injuries,
+    XP, ronin). A match without a readable record (a forfeit) says only its outcome."""
+    sides = sorted(match.sides.all(), key=lambda s: s.slot)
+    record = game_records.applied_record(match.submitted_record, match.counter_record, match.settlement)
+    winners = [s for s in sides if s.outcome == MatchTeam.Outcome.WIN]
+    try:
+        headline, text, facts = GAME_REPORTS[game](match, sides, record or {})
+    except (KeyError, ValueError, TypeError):
+        names = join_names(s.team.name for s in sides)
+        if winners:
+            headline = f"{join_names(s.team.name for s in winners)} win against {join_names(s.team.name for s in sides if s not in winners)}"
+        else:
+            headline = f"{names}: no winner"
+        text, facts = headline + ".", {}
+    return {
+        "match_id": match.pk,
+        "game": game,
+        "headline": headline,
+        "challenge": "",
+        "friendly": match.friendly,
+        "round_number": match.round_number,
+        "stage": match.stage,
+        "date": match.date.isoformat() if match.date else "",
+        "teams": [_players_fact(s) for s in sides],
+        "winner": winners[0].team.name if len(winners) == 1 else None,
+        "simulated": match.simulated,
+        "facts": facts,
+        "notables": [],
+        "text": text,
+    }
+
+
+def game_stats_section(statistics) -> dict:
+    """The facts of a players' game's statistics (stats.games, through the per-game interface)
+    over the season so far: ``{"title", "facts": [{"key", "text"}]}``."""
+    return {"facts": list(statistics.facts()) if statistics is not None else []}
 
 
 # --- the table -----------------------------------------------------------------------------------

@@ -33,7 +33,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from common import text
+from league.games import game_of
 from league.models import League, Season
+from matches import game_records
 from matches.models import Match
 from newsletters import content, hooks, selectors
 from newsletters.models import EDITORIAL_MAX_LENGTH, Newsletter, NewsletterDelivery
@@ -261,8 +263,14 @@ def compose_sections(newsletter: Newsletter, *, step: Callable[[str], None] = la
     match_ids = [m.pk for m in matches]
     start, end = selectors.period_window(period, season)
 
-    step("Writing the challenge reports")
-    reports = [content.challenge_report(m) for m in matches]
+    game = game_of(league)
+    players = not game.has_team_scrolls
+    if players:
+        step("Writing the game reports")
+        reports = [content.game_report(m, league.game) for m in matches]
+    else:
+        step("Writing the challenge reports")
+        reports = [content.challenge_report(m) for m in matches]
 
     step("Working out the league table")
     sides = selectors.season_sides_through(season, period) if season else []
@@ -276,29 +284,51 @@ def compose_sections(newsletter: Newsletter, *, step: Callable[[str], None] = la
     table = content.table_section(rows, previous_table, through=through)
 
     step("Counting facts and stats")
-    team_ids = sorted({r.team.pk for r in rows} | {s.team_id for m in matches for s in m.sides.all()})
-    ups, taken = content.level_up_rows(selectors.level_ups(match_ids))
-    stats = {
-        "top_xp": content.top_xp_section(selectors.xp_earners(match_ids)),
-        "level_ups": ups,
-        "advancements": taken,
-        "injuries": content.injuries_section(matches),
-        "casualties": content.casualties_section(matches),
-        "treasuries": content.treasuries_section(selectors.treasuries_at(team_ids, end, match_ids)),
-        "ronin": content.ronin_section(
-            selectors.ronin_hired(team_ids, start, end),
-            matches,
-            selectors.ronin_released_off_table(team_ids, start, end),
-        ),
-        "clan_records": content.clan_records(games),
-        "records": content.season_records(games),
-    }
+    if players:
+        # A players' game has no XP, injuries, treasuries, ronin or clans: its own statistics
+        # (stats.games, through the per-game interface) over the season up to the period, and
+        # the season's biggest win.
+        played = [game_sides[0].match for game_sides in games.values()] if season else matches
+        records = [
+            r
+            for m in played
+            if (r := game_records.applied_record(m.submitted_record, m.counter_record, m.settlement)) is not None
+        ]
+        statistics = game.statistics(league=league, season=season, records=records) if game.statistics else None
+        records_so_far = content.season_records(games)
+        biggest = records_so_far["biggest_win"]
+        stats = {
+            "game": content.game_stats_section(statistics),
+            # a margin of ninjas left (Ninjutsu, when recorded) or of treasure (Kage Masters); no
+            # upset: a players' game has no team rating at kick-off
+            "records": {"biggest_win": biggest if biggest and biggest["margin"] > 0 else None, "biggest_upset": None},
+        }
+    else:
+        team_ids = sorted({r.team.pk for r in rows} | {s.team_id for m in matches for s in m.sides.all()})
+        ups, taken = content.level_up_rows(selectors.level_ups(match_ids))
+        stats = {
+            "top_xp": content.top_xp_section(selectors.xp_earners(match_ids)),
+            "level_ups": ups,
+            "advancements": taken,
+            "injuries": content.injuries_section(matches),
+            "casualties": content.casualties_section(matches),
+            "treasuries": content.treasuries_section(selectors.treasuries_at(team_ids, end, match_ids)),
+            "ronin": content.ronin_section(
+                selectors.ronin_hired(team_ids, start, end),
+                matches,
+                selectors.ronin_released_off_table(team_ids, start, end),
+            ),
+            "clan_records": content.clan_records(games),
+            "records": content.season_records(games),
+        }
 
     step("Drawing the charts")
     charts = content.chart_section(games, season, rows) if season else []
 
     return {
         "version": 1,
+        "game": league.game,
+        "players": players,
         "period": {"key": period.key, "kind": period.kind, "label": period.label},
         "season": {"id": season.pk, "number": season.number, "name": season.name} if season else None,
         "matches": len(matches),
@@ -355,9 +385,7 @@ def newsletter_build(*, newsletter_id: int, progress: Progress | None = None) ->
         locked.content_text = text
         locked.build_status = Newsletter.BuildStatus.DONE
         locked.build_progress = 100
-        locked.build_step = (
-            f"Written: {len(sections['reports'])} challenge report{'s' if len(sections['reports']) != 1 else ''}"
-        )
+        locked.build_step = f"Written: {len(sections['reports'])} {'game' if sections.get('players') else 'challenge'} report{'s' if len(sections['reports']) != 1 else ''}"
         locked.build_error = ""
         locked.built_at = timezone.now()
         locked.builds = locked.builds + 1

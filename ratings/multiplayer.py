@@ -10,6 +10,7 @@ random numbers.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ __all__ = [
     "MAX_TABLE",
     "TableRating",
     "rate_table",
+    "table_strengths",
     "table_win_probabilities",
 ]
 
@@ -33,6 +35,8 @@ MAX_TABLE = 5
 # openskill's defaults: beta = sigma / 2 (the spread of one game's performance), tau = mu / 300
 # (the drift added before each game, so sigma never freezes).
 _MODEL = PlackettLuce(mu=INITIAL_MU, sigma=INITIAL_SIGMA)
+#: openskill's beta: the spread of one game's performance (half the initial sigma).
+BETA = INITIAL_SIGMA / 2
 
 
 @dataclass(frozen=True)
@@ -74,3 +78,15 @@ def table_win_probabilities(ratings: Sequence[TableRating]) -> tuple[float, ...]
     """Each seat's predicted chance of finishing first (they add up to 1)."""
     _check_table(ratings)
     return tuple(_MODEL.predict_win([[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]))
+
+
+def table_strengths(ratings: Sequence[TableRating]) -> tuple[float, ...]:
+    """Each seat's Plackett-Luce strength at this table, ``exp(mu / c)`` with
+    ``c = sqrt(sum(sigma^2 + beta^2))`` over the table (the model's own parametrisation, Weng and
+    Lin 2011, section 4.1): seat i finishes first with chance ``strength_i / sum(strengths)``, and
+    each next place is drawn the same way among the rest. Scaled so the strongest is 1 (the
+    chances depend only on the ratios). What the simulator of a table draws from."""
+    _check_table(ratings)
+    c = math.sqrt(sum(r.sigma**2 + BETA**2 for r in ratings))
+    top = max(r.mu for r in ratings)
+    return tuple(math.exp((r.mu - top) / c) for r in ratings)

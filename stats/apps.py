@@ -14,6 +14,11 @@ class StatsConfig(AppConfig):
 
         # The All-Stars statistics the site has today: the balance of clans, profiles and challenges.
         games.register_statistics(registry.ALLSTARS, balance)
+        # The players' games' statistics (stats.games): Ninjutsu's and Kage Masters' own figures.
+        from stats.games import STATISTICS
+
+        for key, statistics in STATISTICS.items():
+            games.register_statistics(key, statistics)
 
         def recompute_ratings(match_id: int) -> None:
             from outbox.dispatch import dispatch_now

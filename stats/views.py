@@ -14,6 +14,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_safe
 
 from common.fragments import fragment
+from league.games import game_of
 from league.models import League, Season
 from stats import charts
 from stats.forms import KINDS, BalanceFilterForm
@@ -82,16 +83,24 @@ def coach(request: HttpRequest, username: str) -> HttpResponse:
 # --- leaderboards and records ---------------------------------------------------------------------
 
 
+#: The boards of a league whose entrants are players (no ninjas, koban or team ratings at kick-off).
+PLAYERS_BOARDS = ["wins", "unbeaten"]
+
+
 def _leaderboards(request: HttpRequest, scope: Scope, league: League | None) -> HttpResponse:
     seasons = list(Season.objects.filter(league=league).order_by("-number")[:SEASON_LINKS]) if league else []
+    players = league is not None and not league.has_team_scrolls
     context = {
         "scope": scope,
         "league": league,
         "seasons": seasons,
-        "boards": leaderboards.leaderboards(scope),
+        "boards": leaderboards.leaderboards(scope, keys=PLAYERS_BOARDS if players else None),
         "limit": leaderboards.LIMIT,
         "csv_url": scope.csv_url(),
         "csv_rows": leaderboards.MAX_LIMIT,
+        "players": players,
+        # The game's own statistics (stats.games), for a league of a players' game.
+        "game_stats": game_of(league).statistics(league=league, season=scope.season) if players else None,
     }
     return render(request, "stats/leaderboards.html", context)
 

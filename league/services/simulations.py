@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 import uuid
 from collections.abc import Iterable
+from functools import partial
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -21,11 +22,12 @@ from django.db.models import Max
 from django.utils import timezone
 
 from common.collector import fewer_collections
+from games.registry import ALLSTARS
 from league.games import game_of
 from league.models import League, ScheduleRun, Season
 from league.services.playoffs import playoffs_advance
 from league.services.schedules import FORMAT_KIND, Progress, schedule_generate, schedule_next, schedule_request
-from matches import hooks, services
+from matches import game_simulation, hooks, services
 from matches.models import REGULAR_STAGE, Match, SimulationJob
 from matches.simulation import AUTO, POLICIES, derived_seed, independent_batches, simulate_batch
 from outbox import jobs
@@ -108,7 +110,7 @@ def simulation_request(
                 return _asked_again(existing), False
             if match.status != Match.Status.SCHEDULED:
                 raise ValidationError(f"This match is already {match.get_status_display().lower()}.")
-            if match.kicked_off_at is None:
+            if match.kicked_off_at is None and not services.players_game(match):
                 problems = services.kick_off_roster_messages(services.kick_off_roster_problems(match))
                 problems += services.kick_off_blocker_messages(services.kick_off_blockers(match))
                 if problems:
@@ -171,6 +173,12 @@ class _Runner:
         self.progress = progress
         self.done = job.runs.count()  # a retried job counts what it already played
         self.total = max(job.total, self.done)
+        # The game's batch simulator: All-Stars' rules engine, or a players' game's strength model
+        # (which reads the players' ratings once for the job: matches.game_simulation.SeasonRatings).
+        game = game_of(job.league.game if job.league_id else ALLSTARS)
+        self.game_batch = None  # All-Stars: this module's simulate_batch (the game's), looked up when called
+        if not game.has_team_scrolls:
+            self.game_batch = partial(game.simulate_batch, ratings=game_simulation.SeasonRatings())
 
     def report(self, total: int | None = None) -> None:
         """Send the progress to the task; a new total is also written to the job row (``done``
@@ -188,7 +196,7 @@ class _Runner:
         stops the job (:class:`matches.services.KickOffBlocked`) after what was played."""
         played = 0
         for batch in independent_batches(list(matches)):
-            runs, blocked = simulate_batch(
+            runs, blocked = (self.game_batch or simulate_batch)(
                 batch,
                 seeds={m.pk: derived_seed(self.job.seed, f"match:{m.pk}") for m in batch},
                 actor=self.job.requested_by,
@@ -304,7 +312,9 @@ def _play_job(job: SimulationJob, runner: _Runner) -> str:
 def simulation_job_run(*, job_id: int, progress: Progress | None = None) -> SimulationJob:
     """Run a job (what the Celery task calls). Safe to run again: a done job returns at once, each
     round is one transaction and a played match is skipped."""
-    job = SimulationJob.objects.select_related("season", "season__league", "match", "requested_by").get(pk=job_id)
+    job = SimulationJob.objects.select_related("league", "season", "season__league", "match", "requested_by").get(
+        pk=job_id
+    )
     if job.is_finished:
         return job
     SimulationJob.objects.filter(pk=job.pk, status=SimulationJob.Status.PENDING).update(

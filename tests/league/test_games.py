@@ -136,12 +136,11 @@ def test_each_game_has_its_interface_and_all_stars_wraps_what_exists():
 
     ninjutsu = game_of(games.NINJUTSU)
     assert (ninjutsu.result_form, ninjutsu.validate_result) == (NinjutsuResultForm, check)
-    assert ninjutsu.can_enter_results and not ninjutsu.can_simulate
+    assert ninjutsu.can_enter_results and ninjutsu.can_simulate  # the strength model (matches.game_simulation)
     for key in (games.NINJUTSU, games.KAGE_MASTERS):
         game = game_of(key)
         assert game.info is games.get(key) and not game.has_team_scrolls
-        # the later parts of issue 17 fill these; until then the pages say "not yet available"
-        assert not game.can_simulate and game.statistics is None
+        assert game.statistics is not None  # stats.games, registered by StatsConfig.ready()
         assert game.season_points(season, "win") == 4
     assert not game_of(games.KAGE_MASTERS).can_enter_results
 

@@ -164,17 +164,15 @@ def test_a_round_robin_for_players_with_a_bye_and_the_table(client, django_asser
     assert "pre-match sheet" not in html and "Challenge to be set" not in html and "Random challenge" not in html
 
 
-def test_the_master_sees_no_challenge_choice_and_no_simulator_yet(client, django_assert_max_num_queries):
+def test_the_master_sees_no_challenge_choice_and_may_simulate(client, django_assert_max_num_queries):
     season = ninjutsu_season(2)
     client.force_login(season.league.master)
     html = client.get(season.get_absolute_url()).content.decode()
     assert "Generate the whole schedule" in html and 'name="challenge"' not in html
     generate(season, ScheduleRun.Kind.ROUND_ROBIN)
     html = client.get(season.get_absolute_url()).content.decode()
-    assert "Simulation is not yet available for Ninjutsu: Battle of the Ninjas." in html
-    kwargs = {"slug": season.league.slug, "number": season.number}
-    response = client.post(reverse("simulation:simulate_season", kwargs=kwargs), {"policy": "auto"}, follow=True)
-    assert "Simulation is not yet available" in response.content.decode()
+    # simulated by the strength model (tests/simulation/test_players_games_simulation.py)
+    assert "Simulation is not yet available" not in html
     match = Match.objects.get(season=season)
     with django_assert_max_num_queries(16):
         page = client.get(match.get_absolute_url())
@@ -183,7 +181,7 @@ def test_the_master_sees_no_challenge_choice_and_no_simulator_yet(client, django
     # has no pre-match sheet or kick-off.
     assert page.status_code == 200 and "Entering results is not yet available" not in html
     assert reverse("matches:result", kwargs={"pk": match.pk}) in html
-    assert "Simulation is not yet available" in html
+    assert "Simulation is not yet available" not in html
     response = client.get(reverse("matches:presheet", kwargs={"pk": match.pk}), follow=True)
     assert "has no pre-match sheet or kick-off" in response.content.decode()
 

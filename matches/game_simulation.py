@@ -1,0 +1,293 @@
+"""Simulated fixtures of the games whose entrants are players (issue 17, part 4): a strength model,
+not a game engine. The books leave out what an engine would need (the board, piece counts, card
+values, die faces), so the players' ratings decide the result and the game's pure simulator
+(``games.*.engine``) dresses it as the game's result record:
+
+* **Ninjutsu**: the first side's chance of winning is Glicko-2's expected score from the two
+  players' stored strength ratings (:func:`ratings.glicko2.win_probabilities`; an unrated player
+  counts as a new one); ``games.ninjutsu.engine.simulate_game`` draws the starter (the d6 toss),
+  the winner and how the Soke died (the battle odds as flavour). The colours are "Red" and "Blue",
+  given by a coin toss (the book does not name them, NJ l.22).
+* **Kage Masters**: the players' Plackett-Luce strengths come from their stored table ratings
+  (:func:`ratings.multiplayer.table_strengths`); the Kage Masters are dealt at random, all
+  different (KM l.9), the first-round turn order is shuffled, and
+  ``games.kage_masters.engine.simulate_table`` draws the finishing order and the treasures.
+
+The record is the one a player would enter (matches.game_results; the Kage Masters record of
+docs/leagues.md) and is confirmed through the same service path as an entered result
+(:func:`matches.services._apply_game_result`): each side's outcome and points, the league table,
+the result's events; nothing of the All-Stars post-game sequence runs. Everything is drawn from
+``random.Random(f"{match.seed}:simulation")`` (the seed is stored on the match and on its
+:class:`~matches.models.SimulationRun`), so a simulated game replays.
+
+:func:`simulate_batch` is the players' games' counterpart of :func:`matches.simulation.simulate_batch`
+(a round's fixtures, no player twice, in one transaction): its queries do not grow with the number
+of matches beyond a fixed few per match, and a job reads the ratings once (:class:`SeasonRatings`).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from games import registry
+from games.kage_masters import engine as kage
+from games.ninjutsu import engine as ninjutsu
+from matches import game_records, game_results, services
+from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
+from ratings import glicko2, multiplayer
+from teams.models import StrengthRating
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+#: The two colours a simulated Ninjutsu game is played with (the book names none, NJ l.22).
+COLOURS = ("Red", "Blue")
+
+GLICKO2, PLACKETT_LUCE = StrengthRating.System.GLICKO2, StrengthRating.System.PLACKETT_LUCE
+
+Ratings = Mapping[int, Mapping[str, StrengthRating]]
+
+
+def simulated_games() -> frozenset[str]:
+    return frozenset({registry.NINJUTSU, registry.KAGE_MASTERS})
+
+
+def ratings_of(team_ids: Sequence[int]) -> dict[int, dict[str, StrengthRating]]:
+    """{team id: {system: rating}} of the given players, in one query."""
+    found: dict[int, dict[str, StrengthRating]] = {}
+    for row in StrengthRating.objects.filter(team_id__in=list(team_ids)):
+        found.setdefault(row.team_id, {})[row.system] = row
+    return found
+
+
+class SeasonRatings:
+    """The players' ratings a simulation job reads, loaded once: the first batch reads those of
+    every player with a fixture in its season (one query), a later batch only players it has not
+    seen (none in a season whose fixtures existed; one query for a round generated with a player
+    new to the job). The ratings do not move while a job runs (their recomputation follows it)."""
+
+    def __init__(self) -> None:
+        self.rows: dict[int, dict[str, StrengthRating]] = {}
+        self.known: set[int] = set()
+
+    def load(self, team_ids: set[int], season_id: int | None) -> dict[int, dict[str, StrengthRating]]:
+        """The ratings of ``team_ids`` (and, the first time, of the season's players)."""
+        wanted = team_ids - self.known
+        if not wanted:
+            return self.rows
+        if season_id is not None and not self.known:
+            wanted |= set(
+                MatchTeam.objects.filter(match__season_id=season_id).values_list("team_id", flat=True).distinct()
+            )
+        for row in StrengthRating.objects.filter(team_id__in=sorted(wanted)):
+            self.rows.setdefault(row.team_id, {})[row.system] = row
+        self.known |= wanted
+        return self.rows
+
+
+def glicko_rating(stored: Mapping[str, StrengthRating] | None) -> glicko2.Rating:
+    row = (stored or {}).get(GLICKO2)
+    return glicko2.Rating(row.rating, row.deviation, row.volatility) if row else glicko2.Rating()
+
+
+def table_rating(stored: Mapping[str, StrengthRating] | None) -> multiplayer.TableRating:
+    row = (stored or {}).get(PLACKETT_LUCE)
+    return multiplayer.TableRating(row.rating, row.deviation) if row else multiplayer.TableRating()
+
+
+# --- the records ---------------------------------------------------------------------------------
+
+
+def ninjutsu_record(first: glicko2.Rating, second: glicko2.Rating, *, rng: random.Random) -> dict[str, Any]:
+    """A simulated Ninjutsu game's record (matches.game_results) between slot 1 and slot 2."""
+    colours = COLOURS if rng.random() < 0.5 else COLOURS[::-1]
+    first_wins, _ = glicko2.win_probabilities(first, second)
+    result = ninjutsu.simulate_game((1, 2), colours, first_wins=first_wins, rng=rng)
+    return {
+        "game": game_results.NINJUTSU,
+        "winner": result.winner,
+        "starter": result.starter,
+        "colours": list(result.colours),
+        "ending": result.ending.value,
+        "card": result.card.value,
+        "ninjas_left": None,
+        "shuriken": None,
+        "cards": None,
+    }
+
+
+def kage_record(ratings: Sequence[multiplayer.TableRating], *, rng: random.Random) -> dict[str, Any]:
+    """A simulated Kage Masters table's record (the contract of docs/leagues.md), one seat a side
+    in slot order: Kage Masters dealt at random, all different; the first round's turn order
+    shuffled; the places drawn by the players' Plackett-Luce strengths."""
+    slots = list(range(1, len(ratings) + 1))
+    masters = rng.sample(kage.KAGE_MASTERS, len(slots))
+    turn_order = slots[:]
+    rng.shuffle(turn_order)  # turn_order[i]: the slot that plays (i + 1)-th in the first round
+    strengths = multiplayer.table_strengths(ratings)
+    seats = kage.simulate_table(
+        turn_order,
+        [masters[slot - 1] for slot in turn_order],
+        strengths=[strengths[slot - 1] for slot in turn_order],
+        rng=rng,
+    )
+    by_slot = {seat.player: seat for seat in seats}
+    return {
+        "game": registry.KAGE_MASTERS,
+        "seats": [
+            {
+                "slot": slot,
+                "kage_master": by_slot[slot].kage_master,
+                "coins": by_slot[slot].coins,
+                "rewards": by_slot[slot].location_rewards,
+                "seat": by_slot[slot].seat,
+            }
+            for slot in slots
+        ],
+    }
+
+
+def kage_problems(record: Mapping[str, Any]) -> list[str]:
+    """The pure engine's check of a Kage Masters record (the site's own check, with its messages,
+    is matches.game_results' once Kage results can be entered)."""
+    return kage.validate(game_records.kage_seats(record))
+
+
+def simulated_record(
+    game: str, sides: Sequence[MatchTeam], ratings: Ratings, *, rng: random.Random, time_limit: bool = False
+) -> dict[str, Any]:
+    """The record of a simulated fixture of ``game`` between ``sides`` (in slot order)."""
+    if game == registry.NINJUTSU:
+        if len(sides) != 2:
+            raise ValidationError("A Ninjutsu game is between two players.")
+        record = ninjutsu_record(
+            glicko_rating(ratings.get(sides[0].team_id)), glicko_rating(ratings.get(sides[1].team_id)), rng=rng
+        )
+        problems = game_results.problems(record, time_limit=time_limit)
+    elif game == registry.KAGE_MASTERS:
+        record = kage_record([table_rating(ratings.get(s.team_id)) for s in sides], rng=rng)
+        problems = kage_problems(record)
+    else:
+        raise ValidationError(f"No strength-model simulator for {game!r}.")
+    if problems:  # pragma: no cover - the engines' simulators give valid results
+        raise ValidationError(problems)
+    return record
+
+
+# --- simulating fixtures -------------------------------------------------------------------------
+
+
+def _confirm(locked: Match, record: dict[str, Any], *, actor: User | None, also_save: Sequence[str]) -> None:
+    """Submit and confirm a simulated record at once (a simulation is the master's own result):
+    the same confirmation as an entered result's (outcome, points, the table's rows, events)."""
+    locked.submitted_record = record
+    locked.status = Match.Status.SUBMITTED
+    locked.submitted_by = actor if getattr(actor, "pk", None) else None
+    locked.submitted_at = timezone.now()
+    locked.simulated = True
+    locked.result_draft = None
+    fields = [*also_save, "submitted_record", "submitted_by", "submitted_at", "simulated", "result_draft"]
+    services._apply_game_result(locked, actor=actor, data=record, also_save=fields)
+
+
+def simulate_batch(
+    matches: Sequence[Match],
+    *,
+    seeds: Mapping[int, int],
+    actor: User | None = None,
+    policy: str = SimulationJob.Policy.AUTO,
+    job: SimulationJob | None = None,
+    ratings: SeasonRatings | None = None,
+) -> tuple[list[SimulationRun], None]:
+    """Simulate scheduled fixtures of a players' game in one transaction (``seeds``: by match id;
+    a match no longer scheduled is left alone). The matches are locked and read with their sides
+    in two queries, the players' ratings in one, the league table's rows brought up to date once
+    (:func:`matches.services.results_written_once`) and the runs written in one. ``ratings``: a
+    job's :class:`SeasonRatings`, kept from batch to batch so the job reads the ratings once.
+    Returns the runs and None (nothing stops a players' game kicking off: it has none)."""
+    made: list[SimulationRun] = []
+    with transaction.atomic(), services.results_written_once():
+        ids = [m.pk for m in matches]
+        locked = {
+            m.pk: m
+            for m in Match.objects.select_for_update(of=("self",))
+            .filter(pk__in=ids)
+            .select_related("league", "season")
+            .order_by("pk")
+        }
+        sides: dict[int, list[MatchTeam]] = {pk: [] for pk in ids}
+        for side in MatchTeam.objects.filter(match_id__in=ids).order_by("match_id", "slot"):
+            sides[side.match_id].append(side)
+        team_ids = {s.team_id for found in sides.values() for s in found}
+        if ratings is None:
+            ratings = SeasonRatings()
+        season_id = next((m.season_id for m in locked.values() if m.season_id is not None), None)
+        rated = ratings.load(team_ids, season_id)
+        for pk in ids:
+            started = time.perf_counter()
+            match = locked[pk]
+            if match.status != Match.Status.SCHEDULED:
+                continue
+            if not services.players_game(match) or match.league.game not in simulated_games():
+                raise ValidationError(f"{match} is not a fixture of a players' game.")
+            seed = seeds.get(pk)
+            fields = []
+            if seed is not None and match.seed != seed:
+                match.seed = seed
+                fields.append("seed")
+            elif match.seed is None:
+                match.seed = secrets.randbits(62)
+                fields.append("seed")
+            rules = services.house_rules_for(match)
+            record = simulated_record(
+                match.league.game,
+                sides[pk],
+                rated,
+                rng=random.Random(f"{match.seed}:simulation"),
+                time_limit=bool(getattr(rules, "time_limit_minutes", None)),
+            )
+            _confirm(match, record, actor=actor, also_save=fields)
+            made.append(
+                SimulationRun(
+                    match=match,
+                    job=job,
+                    seed=match.seed,
+                    policy=policy,
+                    log=[f"Strength model: {match.league.game}"],
+                    decisions={"record": record},
+                    elapsed_ms=int((time.perf_counter() - started) * 1000),
+                    created_by=actor if getattr(actor, "pk", None) else None,
+                )
+            )
+        runs = SimulationRun.objects.bulk_create(made)
+        if job is not None and runs:
+            SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + len(runs))
+    for match in matches:
+        if match.pk in locked:
+            services.copy_columns(locked[match.pk], match)
+    return runs, None
+
+
+def simulate_match(
+    *,
+    match: Match,
+    seed: int | None = None,
+    actor: User | None = None,
+    policy: str = SimulationJob.Policy.AUTO,
+    job: SimulationJob | None = None,
+    **_: Any,
+) -> SimulationRun | None:
+    """Simulate one fixture of a players' game (None when it is no longer scheduled)."""
+    runs, _blocked = simulate_batch(
+        [match], seeds={match.pk: seed} if seed is not None else {}, actor=actor, job=job, policy=policy
+    )
+    return runs[0] if runs else None
