@@ -43,8 +43,6 @@ FORMAT_KIND = {
     Season.Format.SWISS_TABLES: ScheduleRun.Kind.SWISS_TABLES,
 }
 
-#: Kinds generated one round at a time up to the season's number of rounds (``Season.swiss_rounds``).
-COUNTED_KINDS = (ScheduleRun.Kind.SWISS, ScheduleRun.Kind.TABLES, ScheduleRun.Kind.SWISS_TABLES)
 #: Kinds that seat players at tables of 3 to 5 (games.tables).
 TABLE_KINDS = (ScheduleRun.Kind.TABLES, ScheduleRun.Kind.SWISS_TABLES)
 
@@ -376,25 +374,22 @@ def write_plan(
                 stage=run.stage,
                 pairing_reason=planned.reason,
             )
-            made.append(match)
-            if progress is not None:
-                progress(i, total)
-            continue
-        round_number, home, away, reason, slot = planned
-        match = fixture_create(
-            season=season,
-            round_number=round_number,
-            home=teams[home],
-            away=teams[away],
-            challenge=run.challenge,
-            rng=rng,
-            stage=run.stage,
-            pairing_reason=reason,
-            challenges=challenges,
-        )
-        if slot is not None:
-            slot.match = match
-            slot.save()
+        else:
+            round_number, home, away, reason, slot = planned
+            match = fixture_create(
+                season=season,
+                round_number=round_number,
+                home=teams[home],
+                away=teams[away],
+                challenge=run.challenge,
+                rng=rng,
+                stage=run.stage,
+                pairing_reason=reason,
+                challenges=challenges,
+            )
+            if slot is not None:
+                slot.match = match
+                slot.save()
         made.append(match)
         if progress is not None:
             progress(i, total)

@@ -403,3 +403,21 @@ def test_every_pair_at_a_table_counts_in_the_history():
     generate(season, TABLES)
     history = Counter(_history(season))
     assert len(history) == 10 and set(history.values()) == {1}
+
+
+def test_a_table_season_rolls_over_into_another_with_its_rounds(client, django_assert_max_num_queries):
+    season = kage_season(4, rounds=3)
+    client.force_login(season.league.master)
+    url = reverse("league:season_rollover", kwargs={"slug": season.league.slug, "number": season.number})
+    with django_assert_max_num_queries(8):
+        html = client.get(url).content.decode()
+    assert (
+        'value="swiss_tables"' in html
+        and 'value="swiss"' not in html
+        and 'value="3"' in html
+        and 'name="playoff_teams"' not in html
+    )
+    response = client.post(url, {"name": "", "format": "swiss_tables", "swiss_rounds": 3, "confirm": "on"})
+    new = season.league.seasons.get(number=2)
+    assert response.status_code == 302
+    assert (new.format, new.swiss_rounds, new.playoff_teams, new.entries.count()) == ("swiss_tables", 3, 0, 4)
