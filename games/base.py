@@ -20,6 +20,8 @@ class GameInfo:
     and progression (All-Stars); otherwise an entrant is a player, named in the league by an
     optional display name. ``has_challenges``: each fixture is played under a challenge (the NAS
     random challenge generator, rolled when it is scheduled). ``entrant``/``entrants``: what a league of the game calls them.
+    ``plays_at_tables``: a game is a table of several players (Kage Masters), so a season is
+    scheduled as tables (``games.tables``), not as pairings.
     """
 
     key: str
@@ -30,6 +32,7 @@ class GameInfo:
     has_challenges: bool
     entrant: str
     entrants: str
+    plays_at_tables: bool = False
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_players <= self.max_players:

@@ -138,22 +138,35 @@ class LeagueCreateForm(HouseRulesForm):
 
 
 class SeasonForm(CrispyMixin, forms.Form):
+    """A new season: only the formats the league's game offers (``Season.formats_for``)."""
+
     submit_label = "Open the season"
     name = NameFormField(max_length=100, required=False, help_text="Leave blank for “Season N”.")
     format = forms.ChoiceField(choices=Season.Format.choices)
-    swiss_rounds = forms.IntegerField(min_value=1, max_value=30, required=False, help_text="Swiss only.")
+    swiss_rounds = forms.IntegerField(
+        label="Rounds", min_value=1, max_value=30, required=False, help_text="Swiss only: how many rounds."
+    )
     playoff_teams = forms.IntegerField(
         min_value=0, max_value=64, initial=0, help_text="Top teams going to the playoffs afterwards (0: none)."
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, game: str = games.ALLSTARS, **kwargs):
         super().__init__(*args, **kwargs)
+        offered = Season.formats_for(game)
+        self.fields["format"].choices = [(value, Season.Format(value).label) for value in offered]
+        if games.get(game).plays_at_tables:
+            self.fields["swiss_rounds"].help_text = "Tables and swiss tables: how many rounds of tables."
+            # A game at tables has no playoffs (docs/leagues.md, "Season formats by game").
+            del self.fields["playoff_teams"]
         self._setup_helper()
 
     def clean(self):
         data = super().clean()
-        if data.get("format") == Season.Format.SWISS and not data.get("swiss_rounds"):
+        fmt = data.get("format")
+        if fmt == Season.Format.SWISS and not data.get("swiss_rounds"):
             self.add_error("swiss_rounds", "Say how many swiss rounds the season has.")
+        if fmt in (Season.Format.TABLES, Season.Format.SWISS_TABLES) and not data.get("swiss_rounds"):
+            self.add_error("swiss_rounds", "Say how many rounds of tables the season has.")
         if data.get("playoff_teams") == 1:
             self.add_error("playoff_teams", "A playoff needs at least two teams (0: none).")
         return data

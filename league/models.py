@@ -318,6 +318,8 @@ class Season(HouseRules):
         RANDOM_WEEKLY = "random_weekly", "Random weekly matchups"
         SWISS = "swiss", "Swiss"
         SELF_ARRANGED = "self_arranged", "Self-arranged"
+        TABLES = "tables", "Tables of 3 to 5, fewest repeat meetings"
+        SWISS_TABLES = "swiss_tables", "Swiss tables: tables by standing"
 
     class Status(models.TextChoices):
         OPEN = "open", "Open for entries"
@@ -328,7 +330,11 @@ class Season(HouseRules):
     number = models.PositiveSmallIntegerField()
     name = NameField(max_length=100)
     format = models.CharField(max_length=20, choices=Format.choices, default=Format.ROUND_ROBIN)
-    swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
+    swiss_rounds = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="The number of rounds of a swiss or table season (tables, swiss tables); empty for the others.",
+    )
     playoff_teams = models.PositiveSmallIntegerField(default=0, help_text="0: no playoffs")
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
     final_table = models.JSONField(null=True, blank=True, help_text="Archived league table when finished")
@@ -358,6 +364,29 @@ class Season(HouseRules):
     @property
     def is_round_robin(self) -> bool:
         return self.format in (self.Format.ROUND_ROBIN, self.Format.DOUBLE_ROUND_ROBIN)
+
+    #: Formats that pair two sides a fixture (every game played one-on-one: All-Stars, Ninjutsu).
+    PAIRWISE_FORMATS = (
+        Format.ROUND_ROBIN,
+        Format.DOUBLE_ROUND_ROBIN,
+        Format.RANDOM_WEEKLY,
+        Format.SWISS,
+        Format.SELF_ARRANGED,
+    )
+    #: Formats that seat players at tables of 3 to 5 (a game played at tables: Kage Masters).
+    TABLE_FORMATS = (Format.TABLES, Format.SWISS_TABLES, Format.SELF_ARRANGED)
+    #: Formats generated round by round up to a number of rounds (``swiss_rounds``).
+    COUNTED_FORMATS = (Format.SWISS, Format.TABLES, Format.SWISS_TABLES)
+
+    @classmethod
+    def formats_for(cls, game: str) -> tuple[str, ...]:
+        """The formats a league of ``game`` offers (docs/leagues.md, "Season formats by game")."""
+        return cls.TABLE_FORMATS if games.get(game).plays_at_tables else cls.PAIRWISE_FORMATS
+
+    @property
+    def is_tables(self) -> bool:
+        """Scheduled as tables of 3 to 5 (tables, swiss tables)."""
+        return self.format in (self.Format.TABLES, self.Format.SWISS_TABLES)
 
 
 class SeasonEntry(models.Model):
@@ -402,6 +431,8 @@ class ScheduleRun(RecoverableJob):
         RANDOM_WEEKLY = "random_weekly", "Random weekly round"
         SWISS = "swiss", "Swiss round"
         PLAYOFF = "playoff", "Playoff round"
+        TABLES = "tables", "Round of tables"
+        SWISS_TABLES = "swiss_tables", "Swiss round of tables"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Waiting for a worker"

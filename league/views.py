@@ -293,7 +293,7 @@ def _season_plan(data: dict) -> dict:
         "name": data["name"],
         "format": data["format"],
         "swiss_rounds": data.get("swiss_rounds"),
-        "playoff_teams": data["playoff_teams"] or 0,
+        "playoff_teams": data.get("playoff_teams") or 0,
     }
 
 
@@ -301,7 +301,7 @@ def _season_plan(data: dict) -> dict:
 def season_create(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
     require_master(request.user, league)
-    form = SeasonForm(request.POST if request.method == "POST" else None)
+    form = SeasonForm(request.POST if request.method == "POST" else None, game=league.game)
     done = submit_form(
         request,
         form,
@@ -341,6 +341,8 @@ def _schedule_forms(season: Season) -> list[dict]:
             ScheduleRun.Kind.RANDOM_WEEKLY: f"Draw round {round_number}",
             ScheduleRun.Kind.SWISS: f"Pair swiss round {round_number}",
             ScheduleRun.Kind.PLAYOFF: f"Start the playoffs (top {season.playoff_teams})",
+            ScheduleRun.Kind.TABLES: f"Seat round {round_number} of tables",
+            ScheduleRun.Kind.SWISS_TABLES: f"Seat swiss tables, round {round_number}",
         }[kind]
         form = ScheduleForm(initial={"kind": kind, "round_number": round_number}, label=label, action=action)
         if kind != ScheduleRun.Kind.ROUND_ROBIN:
@@ -444,6 +446,7 @@ def season_rollover(request: HttpRequest, slug: str, number: int) -> HttpRespons
     form = RolloverForm(
         request.POST if request.method == "POST" else None,
         initial={"format": season.format, "swiss_rounds": season.swiss_rounds, "playoff_teams": season.playoff_teams},
+        game=season.league.game,
     )
     done = submit_form(
         request,

@@ -12,4 +12,6 @@ GAME = GameInfo(
     has_challenges=False,
     entrant="player",
     entrants="players",
+    # A season is played as tables of 3 to 5 (games.tables), not one-on-one pairings.
+    plays_at_tables=True,
 )

@@ -1,10 +1,11 @@
-"""Fixtures: one match between two teams of a season (generated, self-arranged), its challenge."""
+"""Fixtures: one match between two teams of a season (generated, self-arranged), or a table of 3
+to 5 players (a game played at tables), and its challenge."""
 
 from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -13,7 +14,7 @@ from games import registry as games
 from league import hooks
 from league.models import Season
 from league.services.seasons import mark_running
-from matches.models import REGULAR_STAGE, DiceRoll, Match, MatchTeam
+from matches.models import MAX_SIDES, REGULAR_STAGE, DiceRoll, Match, MatchTeam
 from rules.engine import league as rules_league
 from rules.models import Challenge
 from teams.models import Team
@@ -29,8 +30,9 @@ def fixture_create(
     *,
     season: Season,
     round_number: int | None,
-    home: Team,
-    away: Team,
+    home: Team | None = None,
+    away: Team | None = None,
+    sides: Sequence[Team] = (),
     challenge: Challenge | None = None,
     rng: random.Random,
     stage: str = REGULAR_STAGE,
@@ -45,7 +47,25 @@ def fixture_create(
     both faces go to ``challenge_roll`` (and a DiceRoll row); on Void or Spirit nobody's
     challenge is set yet and ``challenge_chooser`` says which player picks it.
     ``challenges`` (name -> Challenge) saves a query per fixture when many are made.
+
+    A table (a game played by several players at once: Kage Masters) gives ``sides`` instead of
+    ``home`` and ``away``: its players in seat order, slots 1..n, as many as the game allows
+    (at most ``MAX_SIDES``).
     """
+    if sides:
+        if home is not None or away is not None:
+            raise ValidationError("Give either the home and away sides or the table's sides, not both.")
+        teams = list(sides)
+        info = games.get(teams[0].game)
+        if not info.min_players <= len(teams) <= min(info.max_players, MAX_SIDES):
+            raise ValidationError(f"A match of {info.name} has {info.min_players} to {info.max_players} sides.")
+        if len({t.pk for t in teams}) != len(teams):
+            raise ValidationError("A player cannot sit twice at a table.")
+        return _table_create(
+            season=season, round_number=round_number, teams=teams, stage=stage, pairing_reason=pairing_reason, date=date
+        )
+    if home is None or away is None:
+        raise ValidationError("A fixture needs its home and away sides.")
     if home.pk == away.pk:
         raise ValidationError("A team cannot play itself.")
     chooser, roll = "", None
@@ -82,6 +102,23 @@ def fixture_create(
             DiceRoll.objects.create(
                 match=match, purpose=DiceRoll.Purpose.CHALLENGE, faces=[roll["first"], roll["second"]]
             )
+    return match
+
+
+def _table_create(
+    *, season: Season, round_number: int | None, teams: list[Team], stage: str, pairing_reason: str, date
+) -> Match:
+    """A table's match: its sides in seat order. Games at tables have no challenges (no rng drawn)."""
+    with transaction.atomic():
+        match = Match.objects.create(
+            league_id=season.league_id,
+            season=season,
+            round_number=round_number,
+            stage=stage,
+            pairing_reason=pairing_reason[:200],
+            date=date,
+        )
+        MatchTeam.objects.bulk_create([MatchTeam(match=match, team=t, slot=i) for i, t in enumerate(teams, start=1)])
     return match
 
 

@@ -131,12 +131,15 @@ def fixture_replay(*, match: Match, actor=None) -> Match:
         refusal = replay_refusal(locked)
         if refusal:
             raise ValidationError(refusal)
-        home, away = (s.team for s in locked.sides.select_related("team").order_by("slot"))
+        teams = [s.team for s in locked.sides.select_related("team").order_by("slot")]
+        # Two sides: home and away as before; a table (3 to 5 sides): the same players in the same seats.
+        home, away, sides = (teams[0], teams[1], ()) if len(teams) == 2 else (None, None, teams)
         replay = fixture_create(
             season=season,
             round_number=locked.round_number,
             home=home,
             away=away,
+            sides=sides,
             challenge=locked.challenge,
             rng=random.Random(secrets.randbits(63)),
             stage=locked.stage,
@@ -242,6 +245,8 @@ def pairing_refusal(match: Match) -> str | None:
         return refusal
     if match.stage.startswith("playoff-"):
         return "Playoff pairings follow the bracket."
+    if match.season.is_tables:
+        return "A table's seating is drawn by the table scheduler; it is not edited here."
     return None
 
 

@@ -8,14 +8,16 @@ import random
 import secrets
 import uuid
 from collections import Counter
-from collections.abc import Callable, Collection
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Collection, Sequence
+from itertools import combinations
+from typing import TYPE_CHECKING, NamedTuple
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from games import tables as game_tables
 from league import hooks, readmodel, scheduling, selectors
 from league.models import BracketSlot, Bye, Round, ScheduleRun, Season, SeasonEntry
 from league.services.fixtures import fixture_create
@@ -37,7 +39,12 @@ FORMAT_KIND = {
     Season.Format.DOUBLE_ROUND_ROBIN: ScheduleRun.Kind.ROUND_ROBIN,
     Season.Format.RANDOM_WEEKLY: ScheduleRun.Kind.RANDOM_WEEKLY,
     Season.Format.SWISS: ScheduleRun.Kind.SWISS,
+    Season.Format.TABLES: ScheduleRun.Kind.TABLES,
+    Season.Format.SWISS_TABLES: ScheduleRun.Kind.SWISS_TABLES,
 }
+
+#: Kinds that seat players at tables of 3 to 5 (games.tables).
+TABLE_KINDS = (ScheduleRun.Kind.TABLES, ScheduleRun.Kind.SWISS_TABLES)
 
 
 def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
@@ -47,6 +54,10 @@ def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
         return 0, ["The season is over."]
     entries = season.entries.count()
     if kind == ScheduleRun.Kind.PLAYOFF:
+        game = season.league.game_info
+        if game.plays_at_tables:
+            # docs/leagues.md, "Season formats by game": the bracket pairs two sides a game.
+            return 1, [f"A {game.name} season has no playoffs: the league table after the last round decides."]
         if season.playoff_teams < 2:
             problems.append("This season has no playoffs.")
         if entries < 2:
@@ -56,7 +67,13 @@ def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
         return 1, problems
     if FORMAT_KIND.get(season.format) != kind:
         return 0, [f"A {season.get_format_display().lower()} season has no {kind.replace('_', ' ')} schedule."]
-    if entries < 2:
+    if kind in TABLE_KINDS:
+        if entries < game_tables.MIN_SIZE:
+            problems.append(
+                f"At least {game_tables.MIN_SIZE} players must be entered "
+                f"(a table seats {game_tables.MIN_SIZE} to {game_tables.MAX_SIZE})."
+            )
+    elif entries < 2:
         problems.append("At least two teams must be entered.")
     if season.schedule_runs.filter(kind=ScheduleRun.Kind.PLAYOFF).exists():
         problems.append("The playoffs have started.")
@@ -74,6 +91,8 @@ def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
         problems.append(f"Every fixture of round {last} must be played (or voided) first.")
     if kind == ScheduleRun.Kind.SWISS and season.swiss_rounds and last >= season.swiss_rounds:
         problems.append(f"All {season.swiss_rounds} swiss rounds have been paired.")
+    if kind in TABLE_KINDS and season.swiss_rounds and last >= season.swiss_rounds:
+        problems.append(f"All {season.swiss_rounds} rounds of tables have been seated.")
     return last + 1, problems
 
 
@@ -154,8 +173,35 @@ def _seeded_team_ids(season: Season, rng: random.Random) -> list[int]:
 Planned = tuple[int, int, int, str, BracketSlot | None]
 
 
+class PlannedTable(NamedTuple):
+    """A planned table (a game of 3 to 5 sides): its players in seat order (slots 1..n)."""
+
+    round_number: int
+    sides: tuple[int, ...]
+    reason: str
+
+
+def _sides_of(planned: Planned | PlannedTable) -> Sequence[int]:
+    return planned.sides if isinstance(planned, PlannedTable) else planned[1:3]
+
+
+def _tables_played(season: Season) -> list[tuple[int, ...]]:
+    """Every regular-season game (not voided) as the tuple of its sides' team ids, slot order."""
+    sides: dict[int, list[int]] = {}
+    for match_id, team_id in (
+        MatchTeam.objects.filter(match__in=Match.objects.filter(season=season).regular())
+        .order_by("match_id", "slot")
+        .values_list("match_id", "team_id")
+    ):
+        sides.setdefault(match_id, []).append(team_id)
+    return [tuple(t) for t in sides.values()]
+
+
 def _history(season: Season) -> list[frozenset]:
-    """Every regular-season meeting (not voided), once per game."""
+    """Every regular-season meeting (not voided), once per game: in a table season, every pair of
+    players who sat at a table together."""
+    if season.is_tables:
+        return [frozenset(pair) for table in _tables_played(season) for pair in combinations(table, 2)]
     sides: dict[int, list[int]] = {}
     for match_id, team_id in MatchTeam.objects.filter(
         match__in=Match.objects.filter(season=season).regular()
@@ -238,11 +284,69 @@ def _plan_playoffs(run: ScheduleRun, season: Season, rng: random.Random):
     return fixtures, byes
 
 
+def _repeat_note(table: game_tables.Table) -> str:
+    if not table.repeats:
+        return ""
+    return f"; {table.repeats} {'pair meets' if table.repeats == 1 else 'pairs meet'} again (the fewest found)"
+
+
+def _table_plan(run: ScheduleRun, rnd: game_tables.TableRound, reason, bye_reason: str):
+    fixtures = [PlannedTable(run.round_number, t.players, reason(t) + _repeat_note(t)) for t in rnd.tables]
+    byes = [(run.round_number, team_id, bye_reason) for team_id in rnd.byes]
+    return fixtures, byes
+
+
+def _regular_byes(season: Season) -> Counter:
+    return Counter(Bye.objects.filter(season=season, stage=REGULAR_STAGE).values_list("team_id", flat=True))
+
+
+def _plan_tables(run: ScheduleRun, season: Season, rng: random.Random):
+    """One round of tables (games.tables.table_round): the season's players seated at tables of 3
+    to 5 with as few pairs meeting again as the search finds, given every table played so far.
+    Players in team id order, so the run's stored seed replays the same tables."""
+    ids = sorted(season.entries.values_list("team_id", flat=True))
+    rnd = game_tables.table_round(
+        ids, history=_tables_played(season), rng=rng, byes=_regular_byes(season), number=run.round_number
+    )
+    return _table_plan(
+        run,
+        rnd,
+        lambda t: f"table of {len(t.players)}",
+        f"bye: {len(ids)} players cannot all sit at tables of {game_tables.MIN_SIZE} to {game_tables.MAX_SIZE}; "
+        "fewest byes so far",
+    )
+
+
+def _plan_swiss_tables(run: ScheduleRun, season: Season, rng: random.Random):
+    """One round of swiss tables (games.tables.swiss_tables): tables formed down the league table
+    (its order, or points then strength under the house rule ``swiss_order``), avoiding players
+    who have met. Deterministic: the seed is not drawn."""
+    order = [e.team_id for e in swiss_standings(season, selectors.league_table(season))]
+    place = {team_id: i for i, team_id in enumerate(order, start=1)}
+    rnd = game_tables.swiss_tables(
+        order, history=_tables_played(season), byes=_regular_byes(season), number=run.round_number
+    )
+
+    def reason(table: game_tables.Table) -> str:
+        places = sorted(place[p] for p in table.players)
+        return f"by standing: places {places[0]}-{places[-1]}"
+
+    return _table_plan(
+        run,
+        rnd,
+        reason,
+        f"bye: {len(order)} players cannot all sit at tables of {game_tables.MIN_SIZE} to {game_tables.MAX_SIZE}; "
+        "lowest placed with the fewest byes",
+    )
+
+
 PLANNERS = {
     ScheduleRun.Kind.ROUND_ROBIN: _plan_round_robin,
     ScheduleRun.Kind.RANDOM_WEEKLY: _plan_weekly,
     ScheduleRun.Kind.SWISS: _plan_swiss,
     ScheduleRun.Kind.PLAYOFF: _plan_playoffs,
+    ScheduleRun.Kind.TABLES: _plan_tables,
+    ScheduleRun.Kind.SWISS_TABLES: _plan_swiss_tables,
 }
 
 
@@ -250,30 +354,42 @@ def write_plan(
     *,
     run: ScheduleRun,
     season: Season,
-    fixtures: list[Planned],
+    fixtures: list[Planned | PlannedTable],
     byes,
     rng: random.Random,
     progress: Progress | None = None,
 ) -> list[Match]:
-    teams = Team.objects.in_bulk({t for f in fixtures for t in f[1:3]})
+    """Write a plan's fixtures (two-sided ones, or tables of 3 to 5 sides) and byes."""
+    teams = Team.objects.in_bulk({t for f in fixtures for t in _sides_of(f)})
     challenges = {c.name: c for c in Challenge.objects.all()}
     total = len(fixtures)
     made = []
-    for i, (round_number, home, away, reason, slot) in enumerate(fixtures, start=1):
-        match = fixture_create(
-            season=season,
-            round_number=round_number,
-            home=teams[home],
-            away=teams[away],
-            challenge=run.challenge,
-            rng=rng,
-            stage=run.stage,
-            pairing_reason=reason,
-            challenges=challenges,
-        )
-        if slot is not None:
-            slot.match = match
-            slot.save()
+    for i, planned in enumerate(fixtures, start=1):
+        if isinstance(planned, PlannedTable):
+            match = fixture_create(
+                season=season,
+                round_number=planned.round_number,
+                sides=[teams[t] for t in planned.sides],
+                rng=rng,
+                stage=run.stage,
+                pairing_reason=planned.reason,
+            )
+        else:
+            round_number, home, away, reason, slot = planned
+            match = fixture_create(
+                season=season,
+                round_number=round_number,
+                home=teams[home],
+                away=teams[away],
+                challenge=run.challenge,
+                rng=rng,
+                stage=run.stage,
+                pairing_reason=reason,
+                challenges=challenges,
+            )
+            if slot is not None:
+                slot.match = match
+                slot.save()
         made.append(match)
         if progress is not None:
             progress(i, total)

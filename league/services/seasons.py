@@ -9,6 +9,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from common import text
+from games import registry as games
 from league import selectors
 from league.models import BracketSlot, League, Season, SeasonEntry
 from matches.models import AWAITING_STATUSES, Match
@@ -17,13 +18,36 @@ from teams.models import Team
 VOID_REASON_SEASON_ENDED = "Not played before the season ended"
 
 
-def _validate_format(format: str, swiss_rounds: int | None, playoff_teams: int) -> None:
+def _validate_format(format: str, swiss_rounds: int | None, playoff_teams: int, game: str | None = None) -> None:
     if format not in Season.Format.values:
         raise ValidationError({"format": f"Unknown format {format!r}."})
+    if game is not None and format not in Season.formats_for(game):
+        info = games.get(game)
+        offered = ", ".join(Season.Format(f).label.lower() for f in Season.formats_for(game))
+        why = (
+            "its games are tables of several players"
+            if info.plays_at_tables
+            else "its games are one side against another"
+        )
+        raise ValidationError(
+            {
+                "format": f"A league of {info.name} has no {Season.Format(format).label.lower()} seasons: "
+                f"{why}. Choose one of: {offered}."
+            }
+        )
     if format == Season.Format.SWISS and not swiss_rounds:
         raise ValidationError({"swiss_rounds": "Say how many swiss rounds the season has."})
+    if format in (Season.Format.TABLES, Season.Format.SWISS_TABLES) and not swiss_rounds:
+        raise ValidationError({"swiss_rounds": "Say how many rounds of tables the season has."})
     if playoff_teams == 1:
         raise ValidationError({"playoff_teams": "A playoff needs at least two teams (0: no playoffs)."})
+    if playoff_teams and game is not None and games.get(game).plays_at_tables:
+        raise ValidationError(
+            {
+                "playoff_teams": f"A {games.get(game).name} season has no playoffs: the league table after "
+                "the last round decides (docs/leagues.md). Set 0."
+            }
+        )
 
 
 def _clean_season_name(name: str) -> str:
@@ -40,7 +64,7 @@ def season_create(
 
     Every accepted team of the league (not retired) is entered.
     """
-    _validate_format(format, swiss_rounds, playoff_teams)
+    _validate_format(format, swiss_rounds, playoff_teams, league.game)
     name = _clean_season_name(name)
     with transaction.atomic():
         league = League.objects.select_for_update().get(pk=league.pk)
@@ -52,7 +76,7 @@ def season_create(
             number=number,
             name=name or f"Season {number}",
             format=format,
-            swiss_rounds=swiss_rounds if format == Season.Format.SWISS else None,
+            swiss_rounds=swiss_rounds if format in Season.COUNTED_FORMATS else None,
             playoff_teams=playoff_teams,
             **league.house_rules(),
         )
@@ -150,9 +174,9 @@ def season_rollover(
     """
     format = format or season.format
     playoff_teams = season.playoff_teams if playoff_teams is None else playoff_teams
-    if format == Season.Format.SWISS and not swiss_rounds:
+    if format in Season.COUNTED_FORMATS and not swiss_rounds:
         swiss_rounds = season.swiss_rounds
-    _validate_format(format, swiss_rounds, playoff_teams)
+    _validate_format(format, swiss_rounds, playoff_teams, season.league.game)
     with transaction.atomic():
         finished = season_finish(season=season)
         new = season_create(

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from games import registry as games
 from league import services
-from league.models import HouseRules, League
+from league.models import HouseRules, League, Season
 from tests.factories import LeagueFactory, UserFactory
 from tests.league.helpers import HOUSE_RULES, make_season
 
@@ -82,7 +82,9 @@ def test_the_game_cannot_be_changed_by_the_house_rules_form(client):
 
 def test_the_game_is_shown_on_the_list_the_league_page_and_the_dashboard(client, django_assert_max_num_queries):
     ninjutsu = LeagueFactory(name="Dojo Nights", game=games.NINJUTSU)
-    kage = make_season(0, league=LeagueFactory(name="Dice Hall", game=games.KAGE_MASTERS)).league
+    kage = make_season(
+        0, league=LeagueFactory(name="Dice Hall", game=games.KAGE_MASTERS), format=Season.Format.TABLES, swiss_rounds=3
+    ).league
     allstars = make_season(2).league
     with django_assert_max_num_queries(6):
         html = client.get(reverse("league:list")).content.decode()

@@ -188,10 +188,10 @@ def test_the_master_sees_no_challenge_choice_and_may_simulate(client, django_ass
 
 def test_a_kage_masters_fixture_has_no_result_entry_yet(client):
     league = LeagueFactory(game=games.KAGE_MASTERS)
-    season = services.season_create(league=league, format=Season.Format.ROUND_ROBIN)
-    for i in range(2):
+    season = services.season_create(league=league, format=Season.Format.TABLES, swiss_rounds=1)
+    for i in range(3):
         services.application_accept(team=services.player_apply(user=UserFactory(), league=league, display_name=f"K{i}"))
-    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    generate(season, ScheduleRun.Kind.TABLES)
     match = Match.objects.get(season=season)
     client.force_login(league.master)
     html = client.get(match.get_absolute_url()).content.decode()

@@ -46,3 +46,28 @@ def test_worker_reports_progress_and_result(celery_worker_live):
     assert result.get(timeout=60) == {"run": run.pk, "status": "done", "done": 45, "total": 45, "error": ""}
     assert result.state == "SUCCESS"
     assert Match.objects.filter(season=season).count() == 45
+
+
+def test_worker_seats_a_round_of_kage_tables_once(celery_worker_live, client):
+    """A Kage Masters round of tables (issue 17, part 3) through the broker: the page dispatches,
+    the worker seats 13 players at three tables, a redelivery changes nothing."""
+    from games import registry as games
+    from league.models import Season
+    from tests.factories import LeagueFactory, UserFactory
+
+    league = LeagueFactory(game=games.KAGE_MASTERS)
+    season = services.season_create(league=league, format=Season.Format.TABLES, swiss_rounds=3)
+    for i in range(13):
+        services.application_accept(team=services.player_apply(user=UserFactory(), league=league, display_name=f"K{i}"))
+    client.force_login(league.master)
+    client.post(
+        reverse("league:schedule_generate", kwargs={"slug": league.slug, "number": season.number}),
+        {"kind": "tables", "round_number": 1},
+    )
+    run = ScheduleRun.objects.get(season=season)
+    status, _ = wait_for_status(client, reverse("league:task_status", kwargs={"task_id": run.task_id}))
+    assert status["state"] == "SUCCESS" and status["total"] == 3
+    again = schedule_generate_task.delay(run.pk).get(timeout=60)
+    assert again["status"] == "done" and again["total"] == 3
+    sizes = sorted(m.sides.count() for m in Match.objects.filter(season=season))
+    assert sizes == [4, 4, 5] and ScheduleRun.objects.filter(season=season).count() == 1
