@@ -23,10 +23,18 @@ from django.utils import timezone
 
 from common.collector import fewer_collections
 from games.registry import ALLSTARS
+from games.tables import MIN_SIZE, table_sizes
 from league.games import game_of
 from league.models import League, ScheduleRun, Season
 from league.services.playoffs import playoffs_advance
-from league.services.schedules import FORMAT_KIND, Progress, schedule_generate, schedule_next, schedule_request
+from league.services.schedules import (
+    FORMAT_KIND,
+    TABLE_KINDS,
+    Progress,
+    schedule_generate,
+    schedule_next,
+    schedule_request,
+)
 from matches import game_simulation, hooks, services
 from matches.models import REGULAR_STAGE, Match, SimulationJob
 from matches.simulation import AUTO, POLICIES, derived_seed, independent_batches, simulate_batch
@@ -231,6 +239,10 @@ def _season_remaining(job: SimulationJob, season: Season) -> int:
         remaining += max(0, (job.max_rounds or default_weekly_rounds(season)) - last) * per_round
     elif kind == ScheduleRun.Kind.SWISS:
         remaining += max(0, (season.swiss_rounds or 0) - last) * per_round
+    elif kind in TABLE_KINDS:
+        # a round seats everyone at tables of 3 to 5: as many tables as games.tables would lay
+        tables = len(table_sizes(n)) if n >= MIN_SIZE else 0
+        remaining += max(0, (season.swiss_rounds or 0) - last) * tables
     if season.playoff_teams >= 2 and not season.bracket_slots.exists():
         remaining += min(season.playoff_teams, n) - 1
     return remaining
@@ -271,7 +283,11 @@ def _run_season(job: SimulationJob, runner: _Runner) -> str:
             break
         round_number, problems = schedule_next(season, kind)
         if problems:
-            if kind == ScheduleRun.Kind.SWISS and season.swiss_rounds and round_number > season.swiss_rounds:
+            if (
+                kind in (ScheduleRun.Kind.SWISS, *TABLE_KINDS)
+                and season.swiss_rounds
+                and round_number > season.swiss_rounds
+            ):
                 break
             return "Stopped: " + " ".join(problems)
         if kind == ScheduleRun.Kind.RANDOM_WEEKLY and round_number > (job.max_rounds or default_weekly_rounds(season)):

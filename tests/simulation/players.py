@@ -11,10 +11,12 @@ from teams.models import StrengthRating, Team
 from tests.factories import LeagueFactory, UserFactory
 
 
-def players_season(
-    n: int, *, game: str = games.NINJUTSU, format: str = Season.Format.ROUND_ROBIN, **season_kw
-) -> Season:
-    """A league of ``game`` with an open season and ``n`` players accepted ("Player 1".."Player n")."""
+def players_season(n: int, *, game: str = games.NINJUTSU, format: str | None = None, **season_kw) -> Season:
+    """A league of ``game`` with an open season and ``n`` players accepted ("Player 1".."Player n");
+    by default a round robin, or self-arranged for a game played at tables (its fixtures made by
+    the test)."""
+    if format is None:
+        format = Season.Format.SELF_ARRANGED if games.get(game).plays_at_tables else Season.Format.ROUND_ROBIN
     league = LeagueFactory(game=game)
     season = services.season_create(league=league, format=format, **season_kw)
     for i in range(n):
