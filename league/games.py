@@ -89,12 +89,6 @@ class GameInterface:
         return self.points(season, outcome, forfeited=forfeited)
 
 
-def _players_only(key: str) -> GameInterface:
-    """A game whose entrants are players; its result form, points, statistics and simulator come
-    with issue 17's later parts. Its points are the generic win/draw/loss of the house rules."""
-    return GameInterface(info=registry.get(key))
-
-
 GAMES: dict[str, GameInterface] = {
     # Ninja All-Stars: what the site did before there were other games.
     registry.ALLSTARS: GameInterface(
@@ -105,14 +99,21 @@ GAMES: dict[str, GameInterface] = {
         simulator=match_simulation.simulate_match,
     ),
     # Ninjutsu: its result form and check (matches.game_forms, matches.game_results); its points
-    # are the house rules' win/draw/loss; no simulator or statistics yet.
+    # are the house rules' win/draw/loss, a game decided on time the time limit's (league_points).
     registry.NINJUTSU: GameInterface(
         info=registry.get(registry.NINJUTSU),
         result_form=game_forms.NinjutsuResultForm,
         validate_result=game_results.check,
         points=side_points,
     ),
-    registry.KAGE_MASTERS: _players_only(registry.KAGE_MASTERS),
+    # Kage Masters: a table's result form and check; each side's league points are its table's
+    # (MatchTeam.league_points, under the season's ``kage_points``), which side_points counts.
+    registry.KAGE_MASTERS: GameInterface(
+        info=registry.get(registry.KAGE_MASTERS),
+        result_form=game_forms.KageMastersResultForm,
+        validate_result=game_results.check,
+        points=side_points,
+    ),
 }
 assert set(GAMES) == set(registry.GAMES), "every game of games.registry has its interface here"
 

@@ -188,7 +188,9 @@ def test_the_master_sees_no_challenge_choice_and_no_simulator_yet(client, django
     assert "has no pre-match sheet or kick-off" in response.content.decode()
 
 
-def test_a_kage_masters_fixture_has_no_result_entry_yet(client):
+def test_a_kage_masters_fixture_takes_its_result_on_the_site_and_has_no_presheet(client):
+    """Kage Masters results are entered on the site since issue 17, part 3
+    (tests/matches/test_kage_result_entry.py); there is still no pre-match sheet or kick-off."""
     league = LeagueFactory(game=games.KAGE_MASTERS)
     season = services.season_create(league=league, format=Season.Format.ROUND_ROBIN)
     for i in range(2):
@@ -197,11 +199,11 @@ def test_a_kage_masters_fixture_has_no_result_entry_yet(client):
     match = Match.objects.get(season=season)
     client.force_login(league.master)
     html = client.get(match.get_absolute_url()).content.decode()
-    assert "Entering results is not yet available for Ninja Dice: Kage Masters" in html
-    assert reverse("matches:result", kwargs={"pk": match.pk}) not in html
-    for name in ("matches:result", "matches:presheet"):
-        response = client.get(reverse(name, kwargs={"pk": match.pk}), follow=True)
-        assert "Entering results is not yet available" in response.content.decode()
+    assert "Entering results is not yet available" not in html
+    assert reverse("matches:result", kwargs={"pk": match.pk}) in html
+    assert 'name="kage_master_1"' in client.get(reverse("matches:result", kwargs={"pk": match.pk})).content.decode()
+    response = client.get(reverse("matches:presheet", kwargs={"pk": match.pk}), follow=True)
+    assert "has no pre-match sheet or kick-off" in response.content.decode()
 
 
 def test_swiss_and_playoffs_seed_players():
