@@ -333,8 +333,12 @@ def test_the_api_refuses_what_a_players_league_does_not_have_yet():
     match = Match.objects.get(season=season)
     api = APIClient()
     api.force_authenticate(season.league.master)
+    # Results go through the API since issue 17, part 3 (tests/api/test_api_players_results.py);
+    # a players' game has no draft, and an empty result is refused.
+    response = api.post(reverse("api:match-draft", kwargs={"pk": match.pk}), {}, format="json")
+    assert response.status_code == 400 and "has no draft" in response.content.decode()
     response = api.post(reverse("api:match-result", kwargs={"pk": match.pk}), {}, format="json")
-    assert response.status_code == 400 and "not yet available for Ninjutsu" in response.content.decode()
+    assert response.status_code == 400
     match.refresh_from_db()
     assert match.status == Match.Status.SCHEDULED and match.kicked_off_at is None
 
