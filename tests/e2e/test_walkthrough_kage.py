@@ -156,7 +156,8 @@ def walk_through(base: str, browser) -> None:
     b.goto(f"{base}/leagues/{league.slug}/seasons/{season.number}/")
     rows = b.locator("[data-testid=league-table] tbody tr")
     first = rows.first.inner_text()
-    assert "Chiyo" in first and re.search(r"\b3\b", first), first
+    assert "Chiyo" in first and re.search(r"\b3\b", first) and re.search(r"\b14\b", first), first
+    assert "Treasure" in b.inner_text("[data-testid=league-table] thead")  # on the phone, in place of +/−
     assert "Botan" in rows.last.inner_text()
     walk.shot(b, "kage-league-table")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.test import Client
 from django.urls import reverse
 
 from games import registry as games
@@ -226,6 +227,9 @@ def test_the_table_ranks_by_league_points_then_total_treasure():
     )
     order = [row.team.name for row in league_table(season)]
     assert order == ["K3", "K1", "K2", "K4"]
+    html = Client().get(season.get_absolute_url()).content.decode()
+    table_html = html.split('data-testid="league-table"')[1].split("</table>")[0]
+    assert 'title="Total treasure">Treasure</th>' in table_html  # the table shows it, on a phone too
 
 
 def test_an_all_stars_league_keeps_its_tie_breakers_and_the_kage_form_offers_treasure_first(client):
