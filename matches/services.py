@@ -806,6 +806,8 @@ def match_confirm(*, match: Match, actor: User | None) -> Match:
         if locked.status != Match.Status.SUBMITTED:
             raise ValidationError("There is no submitted result to confirm.")
         if players_game(locked):
+            if not game_result_enterable(locked):
+                raise ValidationError("This season is finished: its results are final.")
             _prefetch_game_sides(locked)
         if not can_confirm(actor, locked):
             raise PermissionDenied("Only an opposing player or the league's master may confirm this result.")

@@ -304,11 +304,16 @@ def test_the_service_refuses_records_not_of_this_table():
 
 
 def test_a_finished_season_takes_no_more_results():
+    """Rights come from the match as it is now: a side of this match in a season not finished."""
     season, players = kage_season(3)
-    match = table(season, players)
+    match, waiting = table(season, players), table(season, players)
+    services.match_submit_game_result(match=waiting, record=record(THREE), actor=players[0].owner)
     Season.objects.filter(pk=season.pk).update(status=Season.Status.FINISHED)
     with pytest.raises(ValidationError, match="not entered with a players' game form"):
         services.match_submit_game_result(match=match, record=record(THREE), actor=players[0].owner)
+    with pytest.raises(ValidationError, match="This season is finished"):
+        services.match_confirm(match=waiting, actor=players[1].owner)
+    assert Match.objects.get(pk=waiting.pk).status == Match.Status.SUBMITTED
 
 
 # --- Ninjutsu's time limit ------------------------------------------------------------------------
