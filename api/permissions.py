@@ -38,6 +38,13 @@ class CanConfirmResult(BasePermission):
         return match_services.can_confirm(request.user, obj)
 
 
+class CanSettleResult(BasePermission):
+    message = "Only the league's ninja master may settle a disputed result."
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        return match_services.is_master_of(request.user, obj)
+
+
 class IsSeasonMaster(BasePermission):
     message = "Only the league's ninja master may do this."
 

@@ -7,7 +7,11 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games.kage_masters.engine import KAGE_MASTERS, MAX_PLAYERS
+from games.ninjutsu.engine import MAX_SHURIKEN, Card, Ending
+from games.ninjutsu.engine.results import ACTION_CARDS
 from league.models import HouseRules, League, ScheduleRun, Season
+from matches import game_results
 from matches.models import MAX_SIDES, DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from newsletters.models import Newsletter
 from rules.engine.dice import Element
@@ -135,24 +139,51 @@ class RulesTablesSerializer(serializers.Serializer):
 
 
 class HouseRulesSerializer(serializers.Serializer):
-    starting_koban = serializers.IntegerField()
-    revenue_win = serializers.IntegerField()
-    revenue_draw = serializers.IntegerField()
-    revenue_loss = serializers.IntegerField()
+    """A league's or season's house rules: every game's, and its game's own (the All-Stars-only
+    rules are absent from a Ninjutsu or Kage Masters league, and so on)."""
+
+    starting_koban = serializers.IntegerField(required=False, help_text="All-Stars only")
+    revenue_win = serializers.IntegerField(required=False, help_text="All-Stars only")
+    revenue_draw = serializers.IntegerField(required=False, help_text="All-Stars only")
+    revenue_loss = serializers.IntegerField(required=False, help_text="All-Stars only")
     points_win = serializers.IntegerField()
     points_draw = serializers.IntegerField()
     points_loss = serializers.IntegerField()
     tie_breakers = serializers.CharField()
     results_need_confirmation = serializers.BooleanField()
-    dice_mode = serializers.ChoiceField(choices=HouseRules.DiceMode.choices)
-    underdog_bonuses = serializers.BooleanField()
-    max_bonus_koban = serializers.IntegerField()
+    dice_mode = serializers.ChoiceField(choices=HouseRules.DiceMode.choices, required=False, help_text="All-Stars only")
+    underdog_bonuses = serializers.BooleanField(required=False, help_text="All-Stars only")
+    max_bonus_koban = serializers.IntegerField(required=False, help_text="All-Stars only")
     points_bye = serializers.IntegerField(allow_null=True, help_text="Empty: a win's points")
     points_forfeit_win = serializers.IntegerField(allow_null=True, help_text="Empty: a win's points")
     points_forfeit_loss = serializers.IntegerField(allow_null=True, help_text="Empty: a loss's points")
-    revenue_forfeit_win = serializers.IntegerField(allow_null=True, help_text="Empty: the win revenue")
+    revenue_forfeit_win = serializers.IntegerField(
+        allow_null=True, required=False, help_text="All-Stars only. Empty: the win revenue"
+    )
     swiss_order = serializers.CharField()
     several_teams_per_owner = serializers.BooleanField(help_text="A player may enter several teams in a season")
+    # Each game's own rules (issue 17): a league or season lists only its game's
+    # (HouseRules.fields_not_for), so these appear for their game only.
+    time_limit_minutes = serializers.IntegerField(
+        allow_null=True, required=False, help_text="Ninjutsu only: a game's time limit (empty: none)"
+    )
+    points_time_win = serializers.IntegerField(
+        allow_null=True, required=False, help_text="Ninjutsu only: a game won on time (empty: a win's points)"
+    )
+    points_time_loss = serializers.IntegerField(
+        allow_null=True, required=False, help_text="Ninjutsu only: a game lost on time (empty: a loss's points)"
+    )
+    kage_points = serializers.CharField(required=False, help_text="Kage Masters only: how places become league points")
+    kage_fixed_points = serializers.CharField(
+        required=False, help_text="Kage Masters only: the fixed scheme's points of 1st to 5th place"
+    )
+
+
+def own_house_rules(rules: HouseRules, game: str) -> dict:
+    """A league's or season's house rules as the API shows them: its game's only (an All-Stars
+    league shows what it showed before there were other games)."""
+    hidden = set(HouseRules.fields_not_for(game))
+    return {name: value for name, value in rules.house_rules().items() if name not in hidden}
 
 
 class SeasonBriefSerializer(serializers.ModelSerializer):
@@ -201,7 +232,7 @@ class LeagueDetailSerializer(LeagueSerializer):
 
     @extend_schema_field(HouseRulesSerializer)
     def get_house_rules(self, league):
-        return league.house_rules()
+        return own_house_rules(league, league.game)
 
 
 class SeasonSerializer(serializers.ModelSerializer):
@@ -226,7 +257,7 @@ class SeasonSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(HouseRulesSerializer)
     def get_house_rules(self, season):
-        return season.house_rules()
+        return own_house_rules(season, season.league.game)
 
 
 class TableRowSerializer(serializers.Serializer):
@@ -262,7 +293,13 @@ class SideBriefSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = MatchTeam
-        fields = ["slot", "team", "team_name", "points", "outcome"]
+        fields = ["slot", "team", "team_name", "points", "outcome", "league_points"]
+        extra_kwargs = {
+            "league_points": {
+                "help_text": "League points the game gave this side itself (a Kage Masters table's place, a "
+                "Ninjutsu game on time); null: its outcome's points under the house rules"
+            }
+        }
 
 
 class MatchSerializer(serializers.ModelSerializer):
@@ -353,6 +390,7 @@ class SideSerializer(serializers.ModelSerializer):
             "bonus_koban",
             "points",
             "outcome",
+            "league_points",
             "koban_earned",
             "roster_snapshot",
             "ninjas",
@@ -434,6 +472,13 @@ class MatchDetailSerializer(MatchSerializer):
     submitted_by = serializers.CharField(source="submitted_by.username", read_only=True, allow_null=True)
     confirmed_by = serializers.CharField(source="confirmed_by.username", read_only=True, allow_null=True)
     outcomes = serializers.SerializerMethodField()
+    game_record = serializers.SerializerMethodField(
+        help_text="A players' game (Ninjutsu, Kage Masters): the record submitted (the one entered first), "
+        "in the shape the result endpoint takes; null for All-Stars"
+    )
+    counter_record = serializers.SerializerMethodField(
+        help_text="A players' game: another player's differing record (a dispute); null otherwise"
+    )
     seed = serializers.SerializerMethodField(
         help_text="The seed of the server's dice, shown with the outcomes (as on the match page): before "
         "the post-game sequence it would let a player foresee the dice"
@@ -453,11 +498,24 @@ class MatchDetailSerializer(MatchSerializer):
             "sequence_applied_at",
             "voided_at",
             "void_reason",
+            "settlement",
+            "game_record",
+            "counter_record",
             "outcomes",
         ]
 
     def get_seed(self, match) -> int | None:
         return match.seed if self.context.get("outcomes") else None
+
+    @extend_schema_field(serializers.DictField(allow_null=True))
+    def get_game_record(self, match) -> dict | None:
+        record = match.submitted_record
+        return record if isinstance(record, dict) and record.get("game") in game_results.ENTERABLE else None
+
+    @extend_schema_field(serializers.DictField(allow_null=True))
+    def get_counter_record(self, match) -> dict | None:
+        record = match.counter_record
+        return record if isinstance(record, dict) and record.get("game") in game_results.ENTERABLE else None
 
     @extend_schema_field(OutcomesSerializer(allow_null=True))
     def get_outcomes(self, match):
@@ -637,6 +695,90 @@ class DraftInput(ResultInput):
 class DraftSerializer(serializers.Serializer):
     match = serializers.IntegerField()
     draft = serializers.DictField(child=serializers.CharField(), help_text="The result page's fields as saved")
+
+
+class StrictInput(serializers.Serializer):
+    """A document whose keys are all known: a key the record does not have is refused, never
+    dropped in silence (as the result page refuses a field it does not have)."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(dict.fromkeys(unknown[:10], "Not a field of this record."))
+        return super().to_internal_value(data)
+
+
+def _pair(most: int | None, help_text: str) -> serializers.ListField:
+    return serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=most if most is not None else 99),
+        min_length=2,
+        max_length=2,
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text=help_text,
+    )
+
+
+class NinjutsuResultInput(StrictInput):
+    """A Ninjutsu game's result (players are the sides' slots, 1 and 2): the same record as the
+    site's form gives, checked by the same rules (matches.game_results)."""
+
+    game = serializers.CharField(max_length=20, help_text='"ninjutsu"')
+
+    def validate_game(self, value):
+        if value != game_results.NINJUTSU:
+            raise serializers.ValidationError(f'"{game_results.NINJUTSU}": this match is of Ninjutsu.')
+        return value
+
+    winner = serializers.IntegerField(
+        min_value=1, max_value=2, allow_null=True, help_text="Null: a draw on time (leagues with a time limit)"
+    )
+    starter = serializers.IntegerField(min_value=1, max_value=2, help_text="Who won the d6 toss")
+    colours = serializers.ListField(child=serializers.CharField(max_length=20), min_length=2, max_length=2)
+    ending = serializers.ChoiceField(choices=[e.value for e in Ending])
+    card = serializers.ChoiceField(choices=[c.value for c in Card], default=Card.NONE.value)
+    ninjas_left = _pair(None, "Each player's ninjas left, or null")
+    shuriken = _pair(MAX_SHURIKEN, "Each player's shuriken used, or null")
+    cards = _pair(ACTION_CARDS, "Each player's action cards used, or null")
+
+
+class KageSeatInput(StrictInput):
+    slot = serializers.IntegerField(min_value=1, max_value=MAX_SIDES, help_text="The player's side of the match")
+    kage_master = serializers.ChoiceField(choices=list(KAGE_MASTERS))
+    coins = serializers.IntegerField(min_value=0, max_value=game_results.MAX_KAGE_COINS)
+    rewards = serializers.IntegerField(
+        min_value=0, max_value=game_results.MAX_KAGE_COINS, default=0, help_text="Location Cards' coin rewards"
+    )
+    seat = serializers.IntegerField(
+        min_value=1, max_value=MAX_PLAYERS, allow_null=True, default=None, help_text="First-round turn order"
+    )
+
+
+class KageResultInput(StrictInput):
+    """A Kage Masters table's result: one seat a side of the match, in slot order; the same record as
+    the site's form gives, checked by the same rules (matches.game_results)."""
+
+    game = serializers.CharField(max_length=20, help_text='"kage_masters"')
+
+    def validate_game(self, value):
+        if value != game_results.KAGE_MASTERS:
+            raise serializers.ValidationError(f'"{game_results.KAGE_MASTERS}": this match is of Kage Masters.')
+        return value
+
+    seats = KageSeatInput(many=True, min_length=1, max_length=MAX_SIDES)
+
+
+#: The result document of each players' game, by game key.
+GAME_RESULT_INPUTS = {game_results.NINJUTSU: NinjutsuResultInput, game_results.KAGE_MASTERS: KageResultInput}
+
+
+class SettleInput(serializers.Serializer):
+    pick = serializers.ChoiceField(
+        choices=[Match.Settlement.FIRST, Match.Settlement.SECOND],
+        help_text="Apply the first record submitted, or the second (the differing one)",
+    )
 
 
 class DecisionInput(serializers.Serializer):

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema, extend_schema_view
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
@@ -183,6 +183,15 @@ class SeasonViewSet(ReadOnlyViewSet):
 # --- matches ----------------------------------------------------------------------------------------
 
 
+def _plain(value):
+    """Validated data as plain JSON values (the record stored, compared with the site's)."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
 def _match_response(pk: int, request) -> Response:
     match = match_selectors.match_for_page(pk)
     outcomes = None
@@ -219,10 +228,12 @@ class MatchViewSet(ReadOnlyViewSet):
             return [IsAuthenticated(), permissions.CanEnterResult()]
         if self.action in ("confirm", "reject"):
             return [IsAuthenticated(), permissions.CanConfirmResult()]
+        if self.action == "settle":
+            return [IsAuthenticated(), permissions.CanSettleResult()]
         return super().get_permissions()
 
     def get_throttles(self):
-        if self.action in ("draft", "result", "confirm", "reject"):
+        if self.action in ("draft", "result", "confirm", "reject", "settle"):
             return [t() for t in WRITE_THROTTLES]
         return super().get_throttles()
 
@@ -230,17 +241,21 @@ class MatchViewSet(ReadOnlyViewSet):
         """A match with its full record."""
         return _match_response(self.get_object().pk, request)
 
-    def _open_for_result(self) -> Match:
-        match = self.get_object()
-        if match.status != Match.Status.SCHEDULED:
-            raise ValidationError(f"This match is {match.get_status_display().lower()}.")
+    def _open_for_result(self, match: Match | None = None, *, players: bool = False) -> Match:
+        """The match, open for its result: scheduled; for a players' game (``players``), also
+        waiting for confirmation when the caller may enter his own record (the site's flow)."""
+        match = match or self.get_object()
         game = game_of(match.league) if match.league_id is not None else None  # loaded with the match
         if game is not None and not game.can_enter_results:
             raise ValidationError(f"Entering results is not yet available for {game.name}.")
         if game is not None and not game.has_team_scrolls:
-            raise ValidationError(
-                f"Entering results through the API is not yet available for {game.name}: use the site."
-            )
+            if not players:
+                raise ValidationError(f"{game.name} has no draft: submit the result (matches/{{id}}/result/).")
+            if match.status == Match.Status.SCHEDULED or match_services.can_counter_submit(self.request.user, match):
+                return match
+            raise ValidationError(f"This match is {match.get_status_display().lower()}.")
+        if match.status != Match.Status.SCHEDULED:
+            raise ValidationError(f"This match is {match.get_status_display().lower()}.")
         if match.challenge_id is None:
             raise ValidationError("Choose the challenge before entering the result.")
         return match
@@ -267,12 +282,27 @@ class MatchViewSet(ReadOnlyViewSet):
             saved = match_services.match_save_draft(match=match, data=dict(form.data.items()), actor=request.user)
         return Response(s.DraftSerializer({"match": saved.pk, "draft": saved.result_draft}).data)
 
-    @extend_schema(request=s.ResultInput, responses=s.MatchDetailSerializer, filters=False)
+    @extend_schema(
+        request=PolymorphicProxySerializer(
+            component_name="MatchResult",
+            serializers=[s.ResultInput, s.NinjutsuResultInput, s.KageResultInput],
+            resource_type_field_name=None,
+        ),
+        responses=s.MatchDetailSerializer,
+        filters=False,
+    )
     @action(detail=True, methods=["post"], filterset_class=None)
     def result(self, request, pk=None):
-        """Submit the result. It waits for an opponent (or the master) to confirm, unless the league
-        needs no confirmation or the master submits it: then the post-game sequence runs at once."""
-        match = self._open_for_result()
+        """Submit the result. All-Stars: each side's points and each model's feats; it waits for an
+        opponent (or the master) to confirm, unless the league needs no confirmation or the master
+        submits it: then the post-game sequence runs at once. Ninjutsu and Kage Masters: the game's
+        record (``{"game": "ninjutsu", ...}``, ``{"game": "kage_masters", "seats": [...]}``), checked
+        as on the site; while a result waits, another player of the match may post his own record:
+        the same confirms it, a different one disputes it (the master settles)."""
+        match = self.get_object()
+        if match.league_id is not None and not game_of(match.league).has_team_scrolls:
+            return self._game_result(request, match)
+        match = self._open_for_result(match)
         document = s.ResultInput(data=request.data)
         document.is_valid(raise_exception=True)
         with transaction.atomic():
@@ -283,6 +313,19 @@ class MatchViewSet(ReadOnlyViewSet):
             match_services.match_submit_result(
                 match=match, record=record, actor=request.user, upkeep=upkeep, downtime_faces=faces
             )
+        return _match_response(match.pk, request)
+
+    def _game_result(self, request, match: Match) -> Response:
+        """A players' game's record: the document's shape (its game's input serializer), then the
+        same service and checks as the site's form (time limit, the match's sides)."""
+        match = self._open_for_result(match, players=True)
+        document_class = s.GAME_RESULT_INPUTS.get(match.league.game)
+        if document_class is None:
+            raise ValidationError(f"Entering results is not yet available for {match.league.get_game_display()}.")
+        document = document_class(data=request.data)
+        document.is_valid(raise_exception=True)
+        record = _plain(document.validated_data)
+        match_services.match_submit_game_result(match=match, record=record, actor=request.user)
         return _match_response(match.pk, request)
 
     @extend_schema(request=None, responses=s.MatchDetailSerializer, filters=False)
@@ -301,6 +344,16 @@ class MatchViewSet(ReadOnlyViewSet):
         decision = s.DecisionInput(data=request.data)
         decision.is_valid(raise_exception=True)
         match_services.match_reject(match=match, actor=request.user, reason=decision.validated_data["reason"])
+        return _match_response(match.pk, request)
+
+    @extend_schema(request=s.SettleInput, responses=s.MatchDetailSerializer, filters=False)
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def settle(self, request, pk=None):
+        """Settle a disputed result (the league's master): apply the first record or the second."""
+        match = self.get_object()
+        choice = s.SettleInput(data=request.data)
+        choice.is_valid(raise_exception=True)
+        match_services.match_settle(match=match, actor=request.user, pick=choice.validated_data["pick"])
         return _match_response(match.pk, request)
 
 

@@ -8,7 +8,7 @@ from django import forms
 from common.text import NameFormField, SingleLineFormField
 from common.ui import StyledSubmit
 from games import registry as games
-from league.models import TIE_BREAKER_CHOICES, HouseRules, League, ScheduleRun, Season
+from league.models import TIE_BREAKER_CHOICES, HouseRules, League, ScheduleRun, Season, default_tie_breakers
 from rules.models import Challenge
 from teams.models import Team
 
@@ -49,7 +49,11 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
         for name in HouseRules.KAGE_MASTERS_ONLY_FIELDS:
             if name in self.fields:
                 self.fields[name].required = False
-        current = self.instance.tie_breaker_list if self.instance.pk else League().tie_breaker_list
+        current = (
+            self.instance.tie_breaker_list
+            if self.instance.pk
+            else League(tie_breakers=default_tie_breakers(self.game)).tie_breaker_list
+        )
         choices = [("", "—"), *TIE_BREAKER_CHOICES.items()]
         for i in range(TIE_BREAKER_SLOTS):
             self.fields[f"tie_breaker_{i + 1}"] = forms.ChoiceField(

@@ -104,7 +104,8 @@ GAMES: dict[str, GameInterface] = {
         simulate_batch=match_simulation.simulate_batch,
     ),
     # Ninjutsu: its result form and check (matches.game_forms, matches.game_results); its points
-    # are the house rules' win/draw/loss; simulated by the strength model (Glicko-2).
+    # are the house rules' win/draw/loss, a game decided on time the time limit's (league_points);
+    # simulated by the strength model (Glicko-2).
     registry.NINJUTSU: GameInterface(
         info=registry.get(registry.NINJUTSU),
         result_form=game_forms.NinjutsuResultForm,
@@ -113,16 +114,16 @@ GAMES: dict[str, GameInterface] = {
         simulator=game_simulation.simulate_match,
         simulate_batch=game_simulation.simulate_batch,
     ),
-    # Kage Masters: simulated by the strength model (Plackett-Luce) once its results can be
-    # confirmed on the site (matches.game_results takes them: a simulated table is confirmed
-    # through the same path as an entered one).
+    # Kage Masters: a table's result form and check; each side's league points are its table's
+    # (MatchTeam.league_points, under the season's ``kage_points``), which side_points counts;
+    # simulated by the strength model (Plackett-Luce), confirmed through the entered results' path.
     registry.KAGE_MASTERS: GameInterface(
         info=registry.get(registry.KAGE_MASTERS),
-        **(
-            {"simulator": game_simulation.simulate_match, "simulate_batch": game_simulation.simulate_batch}
-            if registry.KAGE_MASTERS in game_results.ENTERABLE
-            else {}
-        ),
+        result_form=game_forms.KageMastersResultForm,
+        validate_result=game_results.check,
+        points=side_points,
+        simulator=game_simulation.simulate_match,
+        simulate_batch=game_simulation.simulate_batch,
     ),
 }
 assert set(GAMES) == set(registry.GAMES), "every game of games.registry has its interface here"

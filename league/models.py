@@ -26,6 +26,17 @@ from rules.engine.standings import TieBreaker
 #: The tie-breakers a master may choose ({value: label}), from the rules engine's TieBreaker.
 TIE_BREAKER_CHOICES = {t.value: t.label for t in TieBreaker}
 DEFAULT_TIE_BREAKERS = ",".join(t.value for t in ENGINE_DEFAULT_TIE_BREAKERS)
+#: A Kage Masters league's tie-breakers when founded: total treasure first (its "points for"; a
+#: table's points against are the other players' treasure, so the difference says little), then the
+#: head-to-head points and the wins (docs/leagues.md, "Kage Masters tables").
+KAGE_MASTERS_TIE_BREAKERS = ",".join(t.value for t in (TieBreaker.POINTS_FOR, TieBreaker.HEAD_TO_HEAD, TieBreaker.WINS))
+
+
+def default_tie_breakers(game: str) -> str:
+    """The tie-breakers a league of ``game`` is founded with (its master may change them)."""
+    return KAGE_MASTERS_TIE_BREAKERS if game == games.KAGE_MASTERS else DEFAULT_TIE_BREAKERS
+
+
 #: Bounds of the house rules that set league points and koban for byes and forfeits.
 MAX_HOUSE_POINTS = 20
 MAX_HOUSE_KOBAN = 100

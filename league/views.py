@@ -385,6 +385,9 @@ def _table_html(season: Season) -> str:
     rows = [(row, nexts.get(row.team.pk)) for row in selectors.league_table(season)]
     game = season.league.game_info
     context = {"rows": rows, "show_next": True, "scrolls": game.has_team_scrolls, "entrant": game.entrant}
+    # A Kage Masters table's points scored are the players' treasure, its first tie-break: shown on
+    # a phone too, in place of the difference (the others' treasure says little).
+    context["treasure"] = season.league.game == games.KAGE_MASTERS
     return render_to_string("league/includes/_table.html", context)
 
 

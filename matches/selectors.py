@@ -29,11 +29,11 @@ PEOPLE = ("submitted_by", "counter_by", "confirmed_by")
 
 
 def match_page_head(pk: int) -> Match:
-    """The match as its page first needs it, for every state: the header (its league and
+    """The match as its page first needs it, for every state: the header (its league, season and
     challenge joined) and the reader's rights, without the record columns, the people of the
     result or the sides (:func:`match_page_sides`, :func:`match_page_people` add them where shown).
     A played match's page reads only this and its sides' lines: the played block is a fragment."""
-    return Match.objects.select_related("league", "challenge").defer(*RECORD_FIELDS).get(pk=pk)
+    return Match.objects.select_related("league", "season", "challenge").defer(*RECORD_FIELDS).get(pk=pk)
 
 
 def match_page_sides(match: Match, *, teams: bool) -> list[MatchTeam]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
 from common import text
@@ -606,22 +606,52 @@ def players_game(match: Match) -> bool:
 
 
 def game_result_enterable(match: Match) -> bool:
-    """A players' game whose result the site can take (Ninjutsu: :mod:`matches.game_results`)."""
-    return players_game(match) and match.league.game in game_results.ENTERABLE
+    """A players' game whose result the site can take (Ninjutsu, Kage Masters:
+    :mod:`matches.game_results`), in a season still being played (not finished: its league and
+    season are loaded with it by the callers)."""
+    if not players_game(match) or match.league.game not in game_results.ENTERABLE:
+        return False
+    return match.season_id is None or match.season.status != FINISHED_SEASON
+
+
+#: ``league.models.Season.Status.FINISHED`` (league sits above this app: its value, not its import).
+FINISHED_SEASON = "finished"
+
+
+def _prefetch_game_sides(match: Match) -> None:
+    """A players' game's sides with their entrants (the rights read each side's owner), one query."""
+    prefetch_related_objects(
+        [match], Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("slot"))
+    )
+
+
+def game_result_check(match: Match, record: Mapping[str, Any]) -> None:
+    """Every rule a players' game record must satisfy for this match (the site's form, the API and
+    a settlement call it): its game's, the season's time limit (Ninjutsu), one line a side of the
+    match (Kage Masters). Raises ValidationError. Reads the match's sides (prefetched or one query)."""
+    game_results.check(
+        record,
+        game=match.league.game,
+        time_limit=house_rules_for(match).time_limit_minutes is not None,
+        slots=[side.slot for side in match.sides.all()],
+    )
 
 
 def match_submit_game_result(*, match: Match, record: Mapping[str, Any], actor: User | None) -> Match:
     """Submit the result of a players' game (the record its result form gives). As for All-Stars:
     it waits for an opponent's or the master's confirmation when the league's rules say so (not
-    when the master enters it); the other player's own record while one waits confirms it when it
-    is the same and disputes it when it differs."""
+    when the master enters it); another player's own record while one waits confirms it when it
+    is the same and disputes it when it differs. Who may do what: docs/leagues.md, "Results of the
+    players' games"."""
     with transaction.atomic():
         locked = Match.objects.select_for_update(of=("self",)).select_related("league", "season").get(pk=match.pk)
+        if players_game(locked):
+            _prefetch_game_sides(locked)
         if not can_enter_result(actor, locked):
             raise PermissionDenied("Only a player in this match or the league's master may enter its result.")
         if not game_result_enterable(locked):
             raise ValidationError("This match's result is not entered with a players' game form.")
-        game_results.check(record)
+        game_result_check(locked, record)
         record = dict(record)
         if can_counter_submit(actor, locked):
             if record == locked.submitted_record:
@@ -652,14 +682,17 @@ def match_submit_game_result(*, match: Match, record: Mapping[str, Any], actor: 
 def _apply_game_result(
     match: Match, *, actor: User | None, data: Mapping[str, Any] | None, also_save: Sequence[str] = ()
 ) -> None:
-    """Confirm a players' game: each side's outcome and points from the record (no post-game
-    sequence: nothing persists between games), the league table's rows, the result's events."""
-    outcomes = game_results.side_results(data if data is not None else match.submitted_record)
-    sides = list(match.sides.order_by("slot"))
+    """Confirm a players' game: each side's outcome, points and the league points its game gives
+    it under the season's house rules, from the record (no post-game sequence: nothing persists
+    between games); each side's entrant's name frozen as the match saw it (``team_name``, so a
+    played page reads no entrant for names); the league table's rows; the result's events."""
+    results = game_results.side_results(data if data is not None else match.submitted_record, house_rules_for(match))
+    sides = list(match.sides.select_related("team").order_by("slot"))
     for side in sides:
-        side.outcome, side.points = outcomes[side.slot]
+        side.outcome, side.points, side.league_points = results[side.slot]
         side.koban_earned = 0
-    update_rows(MatchTeam, sides, ["points", "outcome", "koban_earned"])
+        side.team_name = side.team.name
+    update_rows(MatchTeam, sides, ["points", "outcome", "league_points", "koban_earned", "team_name"])
     now = timezone.now()
     _mark_confirmed(match, actor=actor, now=now, also_save=also_save)
     hooks.run_result_written(match)
@@ -772,6 +805,10 @@ def match_confirm(*, match: Match, actor: User | None) -> Match:
             return locked  # already applied: confirming twice is harmless
         if locked.status != Match.Status.SUBMITTED:
             raise ValidationError("There is no submitted result to confirm.")
+        if players_game(locked):
+            if not game_result_enterable(locked):
+                raise ValidationError("This season is finished: its results are final.")
+            _prefetch_game_sides(locked)
         if not can_confirm(actor, locked):
             raise PermissionDenied("Only an opposing player or the league's master may confirm this result.")
         _apply_sequence(locked, actor=actor)
@@ -786,6 +823,8 @@ def match_reject(*, match: Match, actor: User | None, reason: str = "") -> Match
         locked = Match.objects.select_for_update().get(pk=match.pk)
         if locked.status != Match.Status.SUBMITTED or locked.sequence_applied_at is not None:
             raise ValidationError("Only a submitted, unconfirmed result can be rejected.")
+        if players_game(locked):
+            _prefetch_game_sides(locked)
         if not can_confirm(actor, locked):
             raise PermissionDenied("Only an opposing player or the league's master may reject this result.")
         submitted_by_id = locked.submitted_by_id

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -20,8 +21,9 @@ from matches.forms import (
     draft_initial,
     submission_initial,
 )
-from matches.game_forms import NinjutsuResultForm
-from matches.models import Match
+from matches.game_forms import FORMS as GAME_FORMS
+from matches.game_forms import result_form_for
+from matches.models import Match, MatchTeam
 from rules.engine import challenges
 from teams import selectors as team_selectors
 from teams.models import AdvancementRoll
@@ -120,19 +122,38 @@ def _records(match: Match) -> dict:
 
 
 def _game_records(match: Match, sides: list) -> dict:
-    """A players' game's records as lines (matches.game_results.summary): while it waits or is
-    disputed, both; once confirmed, the one applied (the second when a dispute was settled so)."""
+    """A players' game's records as lines (matches.game_results.summary) and, for a Kage Masters
+    table, as a table by place (``*_table``): while it waits or is disputed, both; once confirmed,
+    the one applied (the second when a dispute was settled so). League points are the season's."""
     names = [side.name_at_match for side in sides]
-    lines = lambda record: game_results.summary(record, names) if record else []  # noqa: E731
+    rules = services.house_rules_for(match)
+    kage = match.league.game == games.KAGE_MASTERS
+
+    def view(record) -> tuple[list, list]:
+        if not record:
+            return [], []
+        table = game_results.kage_table(record, names, rules) if kage else []
+        return game_results.summary(record, names, rules), table
+
     if match.status in (Match.Status.CONFIRMED, Match.Status.VOIDED):
         applied = match.counter_record if match.settlement == Match.Settlement.SECOND else match.submitted_record
-        return {"first_record": [], "second_record": [], "differences": 0, "applied_record": lines(applied)}
-    first, second = lines(match.submitted_record), lines(match.counter_record)
+        lines, table = view(applied)
+        return {
+            "first_record": [],
+            "second_record": [],
+            "differences": 0,
+            "applied_record": lines,
+            "applied_table": table,
+        }
+    (first, first_table), (second, second_table) = view(match.submitted_record), view(match.counter_record)
     return {
         "first_record": first,
         "second_record": second,
+        "first_table": first_table,
+        "second_table": second_table,
         "differences": sum(a != b for a, b in zip(first, second, strict=False)) + abs(len(first) - len(second)),
         "applied_record": [],
+        "applied_table": [],
     }
 
 
@@ -335,10 +356,11 @@ def _say_submitted(request: HttpRequest, match: Match, counter: bool, *, recorde
 
 
 def _game_result_entry(request: HttpRequest, match: Match, counter: bool) -> HttpResponse:
-    """A players' game's result form (Ninjutsu): no kick-off, no draft; while a result waits, the
-    other player's form starts from it (the same record confirms, a different one disputes)."""
-    names = tuple(side.name_at_match for side in match.sides.all())
-    form = NinjutsuResultForm(request.POST if request.method == "POST" else None, names=names)
+    """A players' game's result form (Ninjutsu, a Kage Masters table): no kick-off, no draft; while
+    a result waits, another player's form starts from it (the same record confirms, a different one
+    disputes). The form checks the record as the service does, under the season's time limit."""
+    time_limit = services.house_rules_for(match).time_limit_minutes is not None
+    form = result_form_for(match, request.POST if request.method == "POST" else None, time_limit=time_limit)
     if request.method == "POST" and form.is_valid():
         try:
             services.match_submit_game_result(match=match, record=form.record, actor=request.user)
@@ -349,14 +371,16 @@ def _game_result_entry(request: HttpRequest, match: Match, counter: bool) -> Htt
             _say_submitted(request, match, counter, recorded="Result recorded.")
             return redirect(match)
     elif request.method != "POST" and counter:
-        form.initial = NinjutsuResultForm.initial_from(match.submitted_record or {})
+        form.initial = GAME_FORMS[match.league.game].initial_from(match.submitted_record or {})
     return render(request, "matches/game_result_form.html", {"match": match, "form": form, "counter": counter})
 
 
 @login_required
 @require_POST
 def confirm(request: HttpRequest, pk: int) -> HttpResponse:
-    match = get_object_or_404(Match.objects.select_related("league"), pk=pk)
+    # The sides with their teams: the rights read each side's owner (one query, whatever the table's size).
+    sides = Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("slot"))
+    match = get_object_or_404(Match.objects.select_related("league").prefetch_related(sides), pk=pk)
     if not services.can_enter_result(request.user, match):
         raise PermissionDenied("Only an opposing player or the league's master may confirm this result.")
     form = ConfirmForm(request.POST)

@@ -12,7 +12,14 @@ from django.utils.text import slugify
 
 from common import text
 from games import registry as games
-from league.models import MAX_HOUSE_KOBAN, MAX_HOUSE_POINTS, TIE_BREAKER_CHOICES, HouseRules, League
+from league.models import (
+    MAX_HOUSE_KOBAN,
+    MAX_HOUSE_POINTS,
+    TIE_BREAKER_CHOICES,
+    HouseRules,
+    League,
+    default_tie_breakers,
+)
 from rules.engine import league as rules_league
 
 if TYPE_CHECKING:
@@ -112,6 +119,7 @@ def league_create(
     _league_name_taken(name)
     game = _clean_game(game)
     rules = _clean_house_rules(house_rules)
+    rules.setdefault("tie_breakers", default_tie_breakers(game))
     for _attempt in range(5):
         try:
             with transaction.atomic():

@@ -144,7 +144,10 @@ def test_each_game_has_its_interface_and_all_stars_wraps_what_exists():
         assert game.info is games.get(key) and not game.has_team_scrolls
         assert game.statistics is not None  # stats.games, registered by StatsConfig.ready()
         assert game.season_points(season, "win") == 4
-    assert not game_of(games.KAGE_MASTERS).can_enter_results
+    from matches.game_forms import KageMastersResultForm
+
+    kage = game_of(games.KAGE_MASTERS)  # its table results since issue 17, part 3
+    assert (kage.result_form, kage.validate_result) == (KageMastersResultForm, check) and kage.can_enter_results
 
 
 @pytest.mark.parametrize(

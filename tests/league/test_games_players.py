@@ -186,7 +186,9 @@ def test_the_master_sees_no_challenge_choice_and_may_simulate(client, django_ass
     assert "has no pre-match sheet or kick-off" in response.content.decode()
 
 
-def test_a_kage_masters_fixture_has_no_result_entry_yet(client):
+def test_a_kage_masters_fixture_takes_its_result_on_the_site_and_has_no_presheet(client):
+    """Kage Masters results are entered on the site since issue 17, part 3
+    (tests/matches/test_kage_result_entry.py); there is still no pre-match sheet or kick-off."""
     league = LeagueFactory(game=games.KAGE_MASTERS)
     season = services.season_create(league=league, format=Season.Format.TABLES, swiss_rounds=1)
     for i in range(3):
@@ -195,11 +197,11 @@ def test_a_kage_masters_fixture_has_no_result_entry_yet(client):
     match = Match.objects.get(season=season)
     client.force_login(league.master)
     html = client.get(match.get_absolute_url()).content.decode()
-    assert "Entering results is not yet available for Ninja Dice: Kage Masters" in html
-    assert reverse("matches:result", kwargs={"pk": match.pk}) not in html
-    for name in ("matches:result", "matches:presheet"):
-        response = client.get(reverse(name, kwargs={"pk": match.pk}), follow=True)
-        assert "Entering results is not yet available" in response.content.decode()
+    assert "Entering results is not yet available" not in html
+    assert reverse("matches:result", kwargs={"pk": match.pk}) in html
+    assert 'name="kage_master_1"' in client.get(reverse("matches:result", kwargs={"pk": match.pk})).content.decode()
+    response = client.get(reverse("matches:presheet", kwargs={"pk": match.pk}), follow=True)
+    assert "has no pre-match sheet or kick-off" in response.content.decode()
 
 
 def test_swiss_and_playoffs_seed_players():
@@ -329,8 +331,12 @@ def test_the_api_refuses_what_a_players_league_does_not_have_yet():
     match = Match.objects.get(season=season)
     api = APIClient()
     api.force_authenticate(season.league.master)
+    # Results go through the API since issue 17, part 3 (tests/api/test_api_players_results.py);
+    # a players' game has no draft, and an empty result is refused.
+    response = api.post(reverse("api:match-draft", kwargs={"pk": match.pk}), {}, format="json")
+    assert response.status_code == 400 and "has no draft" in response.content.decode()
     response = api.post(reverse("api:match-result", kwargs={"pk": match.pk}), {}, format="json")
-    assert response.status_code == 400 and "not yet available for Ninjutsu" in response.content.decode()
+    assert response.status_code == 400
     match.refresh_from_db()
     assert match.status == Match.Status.SCHEDULED and match.kicked_off_at is None
 

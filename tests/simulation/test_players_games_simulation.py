@@ -10,7 +10,6 @@ from collections import Counter
 import pytest
 from django.db.models import Count
 from django.urls import reverse
-from django.utils import timezone
 
 from games import registry as games
 from league.games import game_of
@@ -24,8 +23,6 @@ from tests.league.helpers import generate
 from tests.simulation.players import players, players_season, rate, records
 
 pytestmark = pytest.mark.django_db
-
-KAGE_CONFIRMABLE = games.KAGE_MASTERS in game_results.ENTERABLE
 
 
 def run_job(season: Season, scope: str = SimulationJob.Scope.SEASON, seed: int = 1) -> SimulationJob:
@@ -228,7 +225,6 @@ def test_stronger_kage_players_finish_first_more_often():
     assert strengths[3] == 1 and strengths[0] < strengths[1] < strengths[2] < 1
 
 
-@pytest.mark.skipif(not KAGE_CONFIRMABLE, reason="Kage Masters results cannot be confirmed on this branch yet")
 def test_the_rest_of_a_kage_masters_season_is_simulated():
     from matches.services import match_create
 
@@ -268,31 +264,11 @@ def test_the_rest_of_a_kage_masters_season_is_simulated():
         assert again == match.submitted_record  # replays from its seed
 
 
-def contract_confirmation(match, *, actor, data, also_save=()):
-    """What confirming a Kage Masters record does under the brief's contract (the Kage results
-    work's matches.services._apply_game_result): each side's treasure, league points and outcome."""
-    from games.kage_masters import engine
-    from matches import game_records
-    from matches import services as match_services
-
-    seats = game_records.kage_seats(data)
-    places, points = engine.placements(seats), engine.league_points(seats)
-    for side in match.sides.order_by("slot"):
-        i = side.slot - 1
-        side.outcome = "win" if places[i] == 1 else "loss"
-        side.points, side.league_points = seats[i].treasure, points[i]
-        side.save(update_fields=["outcome", "points", "league_points"])
-    match_services._mark_confirmed(match, actor=actor, now=timezone.now(), also_save=also_save)
-
-
-def test_kage_tables_are_simulated_with_their_record(monkeypatch):
+def test_kage_tables_are_simulated_with_their_record():
     """The Kage Masters simulator's own path (seeds, ratings read once, the record, the runs),
-    its confirmation stubbed by the contract until the Kage results work is merged."""
-    from matches import services as match_services
+    confirmed through the entered results' path."""
     from matches.services import match_create
 
-    if not KAGE_CONFIRMABLE:
-        monkeypatch.setattr(match_services, "_apply_game_result", contract_confirmation)
     season = players_season(5, game=games.KAGE_MASTERS)
     teams = players(season)
     for i, team in enumerate(teams):

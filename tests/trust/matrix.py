@@ -716,6 +716,12 @@ RULES.update(
                 data=lambda w: {"reason": "Wrong score"},
             )
         ],
+        # settling a dispute through the API (issue 17, part 3): the league's master only
+        "api:match-settle": [
+            Case(
+                kwargs=lambda w: {"pk": w.extra["disputed"].pk}, get=None, post=MASTER, data=lambda w: {"pick": "first"}
+            )
+        ],
         "api:team-list": [_public()],
         "api:team-detail": [_public(lambda w: {"pk": w.team_a.pk})],
         "api:team-ledger": [
