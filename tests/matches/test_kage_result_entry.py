@@ -33,7 +33,7 @@ def kage_season(n: int, **house_rules):
     league = league_services.league_create(
         master=master, name=f"Kage Nights {n} {Season.objects.count()}", game=games.KAGE_MASTERS, **house_rules
     )
-    season = league_services.season_create(league=league, format=Season.Format.ROUND_ROBIN)
+    season = league_services.season_create(league=league, format=Season.Format.SELF_ARRANGED)
     players = []
     for i in range(n):
         entry = league_services.player_apply(user=UserFactory(), league=league, display_name=f"K{i + 1}")

@@ -293,3 +293,19 @@ def test_kage_tables_are_simulated_with_their_record():
         )
         assert again == record  # replays from its seed
     assert game_simulation.simulate_batch(tables, seeds={}) == ([], None)  # played: nothing to do
+
+
+@pytest.mark.parametrize("format", [Season.Format.TABLES, Season.Format.SWISS_TABLES])
+def test_simulating_the_rest_of_a_table_season_lays_and_plays_each_round(format):
+    """A table season's job lays every round's tables (games.tables) and plays them, up to the
+    season's rounds, with the progress bar's total counting the rounds still to lay."""
+    season = players_season(9, game=games.KAGE_MASTERS, format=format, swiss_rounds=3)
+    job = run_job(season, seed=5)
+    assert job.status == "done", job.error
+    assert job.note == "Every round of the season is played."
+    matches = list(season.matches.order_by("round_number", "id"))
+    assert sorted({m.round_number for m in matches}) == [1, 2, 3]
+    assert [len(list(m.sides.all())) for m in matches] == [5, 4] * 3  # 9 players: a table of 5 and one of 4
+    assert all(m.status == Match.Status.CONFIRMED and m.simulated for m in matches)
+    assert job.total == job.done == 6  # the estimate made before the first round was laid held
+    assert [row.played for row in league_table(season)] == [3] * 9
