@@ -155,7 +155,11 @@ def _sides(matches: Sequence[Match]) -> dict[int, list[MatchTeam]]:
 
 
 def _pairing(sides: Sequence[MatchTeam]) -> str:
-    return " v ".join(side.team.name for side in sides)
+    """ "A v B" for a match of two; a table of more: "a table of A, B, C and D"."""
+    names = [side.team.name for side in sides]
+    if len(names) <= 2:
+        return " v ".join(names)
+    return "a table of " + ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _score(sides: Sequence[MatchTeam]) -> str:

@@ -276,3 +276,17 @@ def test_a_replay_of_a_voided_fixture_tells_both_players(catalog):
     assert set(
         Notification.objects.filter(kind=Kind.FIXTURE, url=replay.get_absolute_url()).values_list("user_id", flat=True)
     ) == {home.owner_id, away.owner_id}
+
+
+def test_a_new_round_of_tables_tells_each_player_of_his_table(catalog):
+    """Kage Masters (issue 17): a table of 3 to 5 is named as one, every player of it told."""
+    from tests.league.test_kage_tables_schedule import kage_season
+
+    season = kage_season(9)
+    Notification.objects.all().delete()
+    generate(season, ScheduleRun.Kind.TABLES)
+    for match in Match.objects.filter(season=season):
+        names = [s.team.name for s in match.sides.select_related("team").order_by("slot")]
+        text = "Fixture, round 1: a table of " + ", ".join(names[:-1]) + " and " + names[-1]
+        told = Notification.objects.filter(kind=Kind.FIXTURE, url=match.get_absolute_url())
+        assert sorted(told.values_list("text", flat=True)) == [text] * len(names)

@@ -82,6 +82,15 @@ NINJUTSU_FORM = {
 }
 
 
+#: A Kage Masters table of three as its phone form posts it (matches.game_forms.KageMastersResultForm).
+KAGE_FORM = {
+    **{f"kage_master_{slot}": master for slot, master in ((1, "Spy"), (2, "Assassin"), (3, "Firebrand"))},
+    **{f"coins_{slot}": coins for slot, coins in ((1, "9"), (2, "6"), (3, "12"))},
+    **{f"rewards_{slot}": "1" for slot in (1, 2, 3)},
+    **{f"seat_{slot}": str(slot) for slot in (1, 2, 3)},
+}
+
+
 def _fixture_state(state: str) -> Callable[[World], dict]:
     """A fixture of L in a state of the round life cycle (tests/trust/world.py)."""
     named = {"scheduled": "open_match", "submitted": "submitted", "confirmed": "confirmed"}
@@ -332,6 +341,7 @@ RULES: dict[str, list[Case]] = {
         _public(lambda w: {"pk": w.submitted.pk}, "submitted"),
         _public(lambda w: {"pk": w.extra["disputed"].pk}, "disputed"),
         *(_public(_extra(f"ninjutsu_{state}"), f"ninjutsu {state}") for state in ("open", "submitted", "disputed")),
+        *(_public(_extra(f"kage_{state}"), f"kage table {state}") for state in ("open", "submitted")),
     ],
     "matches:presheet": [
         _public(lambda w: {"pk": w.open_match.pk}, "before kick-off"),
@@ -379,6 +389,9 @@ RULES: dict[str, list[Case]] = {
             data=lambda w: {**NINJUTSU_FORM, "winner": "2"},
             label="ninjutsu submitted",
         ),
+        # A Kage Masters table: any of its three players (or the master) enters it; the third
+        # player, trust-stranger, is in no role here, so every other member is refused.
+        Case(kwargs=_extra("kage_open"), get=IN_MATCH, post=IN_MATCH, data=lambda w: KAGE_FORM, label="kage table"),
     ],
     "matches:settle": [
         Case(
@@ -434,6 +447,14 @@ RULES: dict[str, list[Case]] = {
             post=frozenset({"other_player", "master"}),
             data=lambda w: {"decision": "confirm"},
             label="ninjutsu confirm",
+        ),
+        # Another player at the table or the master confirms; the one who entered it may not.
+        Case(
+            kwargs=_extra("kage_submitted"),
+            get=None,
+            post=frozenset({"other_player", "master"}),
+            data=lambda w: {"decision": "confirm"},
+            label="kage table confirm",
         ),
     ],
     "matches:void": [

@@ -243,6 +243,45 @@ def _seed_players_games(world: World) -> None:
     )
     world.extra["ninjutsu_submitted"] = Match.objects.get(pk=submitted.pk)
     world.extra["ninjutsu_disputed"] = Match.objects.get(pk=disputed.pk)
+    _seed_kage_table(world)
+
+
+#: A Kage Masters table's result (matches.game_results): slot 3 first with 15 treasure.
+KAGE_RECORD = {
+    "game": "kage_masters",
+    "seats": [
+        {"slot": 1, "kage_master": "Spy", "coins": 9, "rewards": 1, "seat": 1},
+        {"slot": 2, "kage_master": "Assassin", "coins": 6, "rewards": 0, "seat": 2},
+        {"slot": 3, "kage_master": "Firebrand", "coins": 12, "rewards": 3, "seat": 3},
+    ],
+}
+
+
+def _seed_kage_table(world: World) -> None:
+    """K "Kage Nights" (Kage Masters, master: trust-master), a self-arranged season with
+    trust-player, trust-other and trust-stranger as players; an open table of the three
+    (``kage_open``) and one whose result trust-player submitted (``kage_submitted``)."""
+    from games import registry as games
+
+    master = world.users["master"]
+    kage = league_services.league_create(master=master, name="Kage Nights", game=games.KAGE_MASTERS)
+    season = league_services.season_create(league=kage, name="Kage 1", format=Season.Format.SELF_ARRANGED)
+    stranger = Team.objects.get(name="Foxes").owner
+    players = [
+        league_services.player_apply(user=user, league=kage, display_name=name)
+        for user, name in (
+            (world.users["player"], "Hanzo"),
+            (world.users["other_player"], "Kotaro"),
+            (stranger, "Goemon"),
+        )
+    ]
+    for entry in players:
+        league_services.application_accept(team=entry)
+    world.extra["kage_league"] = kage
+    world.extra["kage_open"] = match_services.match_create(teams=players, season=season)
+    submitted = match_services.match_create(teams=players, season=season)
+    match_services.match_submit_game_result(match=submitted, record=KAGE_RECORD, actor=world.users["player"])
+    world.extra["kage_submitted"] = Match.objects.get(pk=submitted.pk)
 
 
 def choose_pending_rolls(world: World) -> None:
