@@ -84,19 +84,16 @@ def fixture_create(
         else:
             chooser = draw.chooser or ""
     with transaction.atomic():
-        match = Match.objects.create(
-            league_id=season.league_id,
+        match = _table_create(
             season=season,
             round_number=round_number,
+            teams=[home, away],
             stage=stage,
-            pairing_reason=pairing_reason[:200],
+            pairing_reason=pairing_reason,
+            date=date,
             challenge=challenge,
             challenge_chooser=chooser,
             challenge_roll=roll,
-            date=date,
-        )
-        MatchTeam.objects.bulk_create(
-            [MatchTeam(match=match, team=home, slot=1), MatchTeam(match=match, team=away, slot=2)]
         )
         if roll is not None:
             DiceRoll.objects.create(
@@ -106,9 +103,10 @@ def fixture_create(
 
 
 def _table_create(
-    *, season: Season, round_number: int | None, teams: list[Team], stage: str, pairing_reason: str, date
+    *, season: Season, round_number: int | None, teams: list[Team], stage: str, pairing_reason: str, date, **challenge
 ) -> Match:
-    """A table's match: its sides in seat order. Games at tables have no challenges (no rng drawn)."""
+    """A fixture's match with its sides in slot (seat) order: a pair (home, away) or a table. Games
+    at tables have no challenges (no rng drawn); a pair's ``challenge`` fields come from the caller."""
     with transaction.atomic():
         match = Match.objects.create(
             league_id=season.league_id,
@@ -117,6 +115,7 @@ def _table_create(
             stage=stage,
             pairing_reason=pairing_reason[:200],
             date=date,
+            **challenge,
         )
         MatchTeam.objects.bulk_create([MatchTeam(match=match, team=t, slot=i) for i, t in enumerate(teams, start=1)])
     return match
