@@ -59,7 +59,7 @@ _NOT_REJECT = {label for label, _, code in HOSTILE if code == 400} - {
     "deep but small",
     "deep objects",
 }
-VALID_ELSEWHERE = {"draft": _NOT_DRAFT, "reject": _NOT_REJECT, "result": set(), "schedule": set()}
+VALID_ELSEWHERE = {"draft": _NOT_DRAFT, "reject": _NOT_REJECT, "result": set(), "schedule": set(), "settle": set()}
 
 
 def test_the_depth_scan():
@@ -70,18 +70,23 @@ def test_the_depth_scan():
 
 
 #: Every API write that reads a body (tests/trust/test_hostile_input.py counts on this list).
-WRITE_NAMES = ("api:match-draft", "api:match-result", "api:match-reject", "api:season-schedule")
+WRITE_NAMES = ("api:match-draft", "api:match-result", "api:match-reject", "api:season-schedule", "api:match-settle")
 
 
 def _writes(world) -> list[str]:
-    objects = [world.open_match, world.open_match, world.submitted, world.other_season]
+    objects = [world.open_match, world.open_match, world.submitted, world.other_season, world.extra["disputed"]]
     return [reverse(name, kwargs={"pk": obj.pk}) for name, obj in zip(WRITE_NAMES, objects, strict=True)]
 
 
 def test_hostile_json_is_refused_cleanly_at_every_write(world, api, settings):
     settings.DEBUG_PROPAGATE_EXCEPTIONS = True
-    clients = {"player": api("player"), "other_player": api("other_player"), "other_master": api("other_master")}
-    who = dict(zip(_writes(world), ["player", "player", "other_player", "other_master"]))
+    clients = {
+        "player": api("player"),
+        "other_player": api("other_player"),
+        "other_master": api("other_master"),
+        "master": api("master"),
+    }
+    who = dict(zip(_writes(world), ["player", "player", "other_player", "other_master", "master"], strict=True))
     failures = []
     for url, role in who.items():
         for label, body, expected in HOSTILE:
