@@ -5,6 +5,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# pytest-xdist workers for `make test` (each with its own test database and Redis database).
+TEST_WORKERS ?= 2
 
 .PHONY: install run test lint migrate seed worker beat clean
 
@@ -26,8 +28,13 @@ seed: migrate
 run: seed
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-test: install
-	$(PY) -m pytest
+# The whole suite on TEST_WORKERS workers, slow tests first (tests/budget.py), and its wall time
+# (the install included) at the end.
+test:
+	@started=$$(date +%s); status=0; \
+	$(MAKE) --no-print-directory install && $(PY) -m pytest -n $(TEST_WORKERS) --dist load || status=$$?; \
+	echo "make test: wall time $$(( $$(date +%s) - started )) s (install and $(TEST_WORKERS) pytest workers; exit $$status)"; \
+	exit $$status
 
 lint: install
 	$(VENV)/bin/ruff check .

@@ -13,6 +13,8 @@ import pytest
 from django.conf import settings
 from django.db import connection
 
+pytest_plugins = ("tests.budget",)
+
 
 def services_required() -> bool:
     return os.environ.get("REQUIRE_SERVICES") == "1" or os.environ.get("CI", "").lower() == "true"
@@ -98,10 +100,31 @@ _service_passed: dict[str, set[str]] = {}
 
 
 def pytest_collection_modifyitems(config, items):
+    from tests.budget import slow_first
+    from tests.worlds import order
+
+    slow_first(items)
+    order(items)
     for item in items:
         for fixture, label in _SERVICE_FIXTURES.items():
             if fixture in getattr(item, "fixturenames", ()):
                 _service_items.setdefault(label, set()).add(item.nodeid)
+
+
+def pytest_runtest_setup(item):
+    from tests.worlds import check_item
+
+    check_item(item)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    from tests.worlds import finish_unused
+
+    try:
+        return (yield)
+    finally:
+        finish_unused(item, nextitem)
 
 
 def pytest_runtest_logreport(report):

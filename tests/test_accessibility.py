@@ -284,11 +284,6 @@ def test_the_checks_catch_what_they_look_for():
 
 
 @pytest.fixture
-def fast_hasher(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
 def eager_tasks():
     from league.celery import app
 
@@ -318,8 +313,9 @@ def seed_pages_world():
     return world
 
 
+@pytest.mark.slow(reason="every page of the permission matrix, as each kind of visitor allowed, parsed")
 @pytest.mark.django_db
-def test_every_page_has_a_skip_link_and_labelled_tables(catalog, fast_hasher, eager_tasks):
+def test_every_page_has_a_skip_link_and_labelled_tables(catalog, eager_tasks):
     """Every URL of the permission matrix that someone may GET, as each kind of visitor allowed."""
     from tests.trust.matrix import RULES, client_for
 
@@ -385,7 +381,7 @@ def test_the_roster_action_column_has_a_hidden_header(catalog, client):
 
 @pytest.mark.django_db
 def test_a_built_newsletter_table_has_row_headers_and_a_named_movement_column(
-    catalog, fast_hasher, eager_tasks, django_capture_on_commit_callbacks, mailoutbox
+    catalog, eager_tasks, django_capture_on_commit_callbacks, mailoutbox
 ):
     """The generated sections (frozen into the newsletter) on the site and in the email."""
     from newsletters import services

@@ -3,6 +3,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,6 +60,7 @@ def test_debug_off_requires_a_secret_key():
     assert "SECRET_KEY" in proc.stderr
 
 
+@pytest.mark.slow(reason="runs manage.py check --deploy in a process of its own")
 def test_check_deploy_is_clean_with_production_settings():
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     env.update(
@@ -95,3 +97,28 @@ def test_suite_reports_its_services(record_property):
     if os.environ.get("REQUIRE_SERVICES") == "1":
         assert vendor == "postgresql"
         assert settings.REDIS_URL
+
+
+def test_production_hashes_passwords_with_a_strong_hasher():
+    """The suite hashes with MD5 for speed (tests/settings.py); the site's own settings keep a strong
+    hasher, at no fewer iterations than Django's current default."""
+    out = _run_settings(
+        {},
+        "from django.contrib.auth.hashers import get_hasher, make_password; h = get_hasher(); "
+        "print(h.algorithm, getattr(h, 'iterations', 0), make_password('correct horse battery').split('$')[0])",
+    )
+    algorithm, iterations, prefix = out.split()
+    assert algorithm in {"pbkdf2_sha256", "argon2", "scrypt", "bcrypt_sha256"}, algorithm
+    assert prefix == algorithm
+    if algorithm == "pbkdf2_sha256":
+        from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+        assert int(iterations) >= PBKDF2PasswordHasher.iterations >= 1_000_000
+
+
+def test_the_suite_hashes_passwords_with_the_fast_test_hasher():
+    from django.contrib.auth.hashers import get_hasher, make_password
+
+    assert os.environ["DJANGO_SETTINGS_MODULE"] == "tests.settings"
+    assert get_hasher().algorithm == "md5"
+    assert make_password("correct horse battery").startswith("md5$")

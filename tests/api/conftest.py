@@ -7,11 +7,10 @@ from django.test import Client
 
 from tests.api.schema import check_response
 from tests.trust.world import seed_world
+from tests.worlds import shared_world
 
-
-@pytest.fixture
-def world(catalog):
-    return seed_world()
+#: The trust world (tests/trust/world.py), built once per module and rolled back between tests.
+world_built, world = shared_world(seed_world)
 
 
 class Api:

@@ -13,7 +13,7 @@ from django.urls import reverse
 from api import exports
 from stats.selectors import leaderboards as lb
 from teams.models import Ninja, Team
-from tests.league.conftest import celery_eager, fast_password_hasher  # noqa: F401
+from tests.league.conftest import celery_eager  # noqa: F401
 from tests.stats.helpers import small_league
 
 pytestmark = pytest.mark.django_db

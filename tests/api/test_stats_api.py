@@ -14,7 +14,7 @@ from stats.selectors.ratings import strength_ratings
 from teams.models import StrengthRating
 from tests.api.conftest import Api
 from tests.factories import LeagueFactory
-from tests.league.conftest import celery_eager, fast_password_hasher  # noqa: F401
+from tests.league.conftest import celery_eager  # noqa: F401
 from tests.stats.helpers import small_league
 
 pytestmark = pytest.mark.django_db

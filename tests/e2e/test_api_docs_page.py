@@ -8,9 +8,12 @@ Skips without chromium, fails in CI."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.e2e.axe import audit
 
 
+@pytest.mark.slow(reason="Chromium loads the API's documentation page and its scripts, and axe-core audits it")
 def test_the_docs_page_lists_the_operations_and_passes_axe(transactional_db, live_server, catalog, browser):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []

@@ -14,6 +14,8 @@ Like the walk-through, these skip without chromium and fail in CI (tests.conftes
 
 from __future__ import annotations
 
+import pytest
+
 try:
     from playwright.sync_api import Error as PlaywrightError
 except ImportError:  # the tests skip without playwright
@@ -91,6 +93,7 @@ def tab_through(page, kinds: set[str], *, in_main: bool | None = None, limit: in
     return {kind: seen[kind] for kind in kinds}
 
 
+@pytest.mark.slow(reason="Chromium tabs through pages with the keyboard")
 def test_keyboard_reaches_the_skip_link_and_sees_where_focus_is(transactional_db, live_server, catalog, browser):
     from django.conf import settings
     from django.db import connections
@@ -145,6 +148,9 @@ def test_keyboard_reaches_the_skip_link_and_sees_where_focus_is(transactional_db
 ROLE_ORDER = ("player", "master", "other_player", "anonymous")  # the owner sees the most controls
 
 
+@pytest.mark.slow(
+    reason="Chromium renders and axe-core audits every page of the permission matrix as four roles, desktop and phone"
+)
 def test_every_page_of_the_permission_matrix_passes_axe(
     transactional_db, live_server, catalog, eager_celery, browser, settings
 ):
@@ -153,7 +159,6 @@ def test_every_page_of_the_permission_matrix_passes_axe(
     from tests.trust.matrix import RULES
 
     try:
-        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # a faster seed
         world = seed_pages_world()
         pages: dict[str, object] = {}
         for role in ROLE_ORDER:

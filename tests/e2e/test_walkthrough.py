@@ -29,6 +29,8 @@ import re
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.axe import audit, page_path
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "e2e"
@@ -238,6 +240,9 @@ def focus_walk(page) -> tuple[int, list[str]]:
     return stops, covered
 
 
+@pytest.mark.slow(
+    reason="a whole league night in Chromium: about forty steps, each screenshotted and audited by axe-core"
+)
 def test_walkthrough(transactional_db, live_server, catalog, eager_celery, browser):
     from django.db import connections
 
@@ -254,7 +259,6 @@ def walk_through(base: str, browser) -> None:
     from matches.models import Match
     from teams.models import Advancement, Ninja
 
-    started = time.monotonic()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     for old in ARTIFACTS.glob("*.png"):
         old.unlink()
@@ -495,10 +499,6 @@ def walk_through(base: str, browser) -> None:
         + "\n".join(str(v) for v in walk.violations)
     )
     assert len(walk.shots) >= 20, walk.shots
-    elapsed = time.monotonic() - started
-    # 90 s before issue 13; the walk then grew by a dispute, a settlement, a blocked and a later
-    # kick-off, the phone form's checks and a tab through its 43 stops (105 s on the shared machine).
-    assert elapsed < 150, f"the walk-through took {elapsed:.0f} s"
 
 
 def pdf_pages(pdf: bytes) -> int:
@@ -508,6 +508,7 @@ def pdf_pages(pdf: bytes) -> int:
     return max(counts)
 
 
+@pytest.mark.slow(reason="Chromium prints a full team scroll to PDF on A4 and on Letter")
 def test_team_scroll_prints_on_one_page(transactional_db, live_server, catalog, browser):
     """The print stylesheet fits a 12-model roster with 20 game records on one A4 and one Letter page."""
     import datetime

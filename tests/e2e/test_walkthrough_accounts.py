@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from django.core import mail
 
 from tests.e2e.axe import audit
@@ -49,6 +50,7 @@ def seed():
     return season, first
 
 
+@pytest.mark.slow(reason="a walk-through in Chromium, each page audited by axe-core")
 def test_dashboard_confirmation_and_password_reset(transactional_db, live_server, catalog, eager_celery, browser):
     from django.db import connections
 

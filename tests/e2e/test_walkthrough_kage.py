@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from tests.e2e import test_walkthrough as main_walk
 from tests.e2e.test_walkthrough import PHONE, Walk
 
@@ -89,6 +91,7 @@ def fill_table(page, rows) -> None:
         page.get_by_label(f"{name}: first-round seat").fill(str(seat))
 
 
+@pytest.mark.slow(reason="a Kage Masters table in Chromium on a phone-sized screen, each page audited by axe-core")
 def test_kage_table_entered_on_a_phone_and_confirmed(transactional_db, live_server, catalog, eager_celery, browser):
     from django.db import connections
 

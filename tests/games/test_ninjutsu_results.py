@@ -106,6 +106,7 @@ def test_a_simulated_game_is_a_valid_result_and_reproducible(seed, first_wins):
         assert result.winner == ("a" if first_wins == 1.0 else "b")
 
 
+@pytest.mark.slow(reason="simulates 4,000 Ninjutsu games to measure a win rate")
 def test_the_stronger_player_wins_as_often_as_the_model_says():
     rng = random.Random(17)
     games = [ninjutsu.simulate_game(("a", "b"), ("red", "blue"), first_wins=0.75, rng=rng) for _ in range(4000)]

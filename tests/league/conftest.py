@@ -8,9 +8,3 @@ from tests.support import run_tasks_eagerly
 
 #: Tasks run in-process in these tests, unless a test asks for the live worker.
 celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
-
-
-@pytest.fixture(autouse=True)
-def fast_password_hasher(settings):
-    """These tests create many players; hashing their passwords slowly proves nothing here."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -180,6 +180,7 @@ def measure(client, user) -> tuple[int, int, str]:
 MAX_ROWS = 3 + dashboard.TEAM_LIMIT + 3 * dashboard.LIMIT + 4 * dashboard.LIMIT * 3
 
 
+@pytest.mark.slow(reason="builds a small and a large league world to compare their query counts")
 def test_queries_are_the_same_and_rows_bounded_in_a_small_and_a_large_world(client):
     small: DashWorld = small_world()
     large: DashWorld = large_world()

@@ -201,6 +201,7 @@ def measure(client, world: DashWorld) -> tuple[int, int, str]:
     return len(queries.captured_queries), counted.rows, response.content.decode()
 
 
+@pytest.mark.slow(reason="builds a small and a large league world to compare their query counts")
 def test_queries_are_the_same_in_a_small_and_a_large_world(client):
     small, large = small_world(), large_world()
     small_queries, small_rows, _ = measure(client, small)

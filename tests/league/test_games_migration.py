@@ -4,6 +4,7 @@ column as it was, and the new check constraint holds for them."""
 
 from __future__ import annotations
 
+import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
@@ -11,6 +12,7 @@ from league.models import League
 from teams.models import Team
 
 
+@pytest.mark.slow(reason="migrates the database back to an old state and forward again")
 def test_existing_leagues_and_teams_are_all_stars_after_the_migration(transactional_db, catalog):
     before = [("league", "0012_league_invitations"), ("teams", "0006_team_life_colours_motto_retirement")]
     executor = MigrationExecutor(connection)

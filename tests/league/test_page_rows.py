@@ -58,6 +58,7 @@ def season_page(client, season: Season) -> tuple[int, int, bytes]:
     return len(queries.captured_queries), counted.rows, response.content
 
 
+@pytest.mark.slow(reason="builds two seasons mid-way, of 8 and of 64 teams (2,016 fixtures)")
 def test_season_page_rows_follow_the_teams_shown_and_queries_stay_the_same(client):
     small = mid_season(8, rounds_played=4)  # 16 of 28 games played, 12 to play
     large = mid_season(64, rounds_played=6)  # 192 of 2,016 played, 1,824 to play

@@ -15,18 +15,14 @@ from tests.factories import make_team
 
 pytestmark = [pytest.mark.page_cache, pytest.mark.usefixtures("catalog"), pytest.mark.django_db(transaction=True)]
 
-#: A Redis database of these tests' own.
-REDIS_DB = 13
-
 
 @pytest.fixture
 def redis_cache(settings, redis_url):
-    base = redis_url.rsplit("/", 1)[0] if redis_url.count("/") > 2 else redis_url
     settings.PAGE_CACHE_SECONDS = 300
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": f"{base}/{REDIS_DB}",
+            "LOCATION": django_settings.TEST_REDIS_URLS["page_cache"],  # a database of these tests' own
             "KEY_PREFIX": "pagecache-redis-test",
         }
     }

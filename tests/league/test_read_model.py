@@ -155,6 +155,9 @@ steps = st.lists(
 )
 
 
+@pytest.mark.slow(
+    reason="hypothesis plays sequences of results and compares the read model with a full recomputation after each"
+)
 @settings(
     max_examples=12,
     deadline=None,

@@ -99,6 +99,7 @@ def table_queries(n: int) -> int:
     return len(ctx.captured_queries)
 
 
+@pytest.mark.slow(reason="builds and plays two leagues, of 4 and of 40 teams")
 def test_league_table_query_count_is_the_same_for_4_and_40_teams():
     small = table_queries(4)
     large = table_queries(40)

@@ -49,6 +49,9 @@ def event(teams, seed):
     return SwissEvent(teams, seed, win=3, draw_below=0.15, home_below=0.55)
 
 
+@pytest.mark.slow(
+    reason="hypothesis pairs simulated Swiss events of up to 256 teams against the complete graph's optimum"
+)
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     n=st.integers(min_value=100, max_value=256),

@@ -1,27 +1,61 @@
+from types import SimpleNamespace
+
 import pytest
 
 from matches import services
 from rules.engine.records import MatchRecord, NinjaRecord, TeamRecord
 from rules.models import Challenge
 from tests.factories import LeagueFactory, UserFactory, make_legal_team
+from tests.worlds import shared_world
 
 
-@pytest.fixture
-def league(catalog):
+def _league():
     return LeagueFactory(master=UserFactory(username="master"))
 
 
-@pytest.fixture
-def two_teams(league):
+def _two_teams(league):
     home = make_legal_team("tora", owner=UserFactory(username="alice"), name="Tigers", league=league)
     away = make_legal_team("ika", owner=UserFactory(username="bob"), name="Squids", league=league)
     return home, away
 
 
-@pytest.fixture
-def brawl_match(two_teams, league):
+def make_brawl_match(two_teams, league):
     home, away = two_teams
     return services.match_create(teams=[home, away], challenge=Challenge.objects.get(slug="brawl"), league=league)
+
+
+def seed_match_world() -> SimpleNamespace:
+    """A league (its master "master"), two legal teams (alice's Tigers, bob's Squids) and a Brawl
+    between them: what ``brawl_match`` gives a test, built once per module (tests/worlds.py)."""
+    league = _league()
+    teams = _two_teams(league)
+    return SimpleNamespace(league=league, teams=teams, match=make_brawl_match(teams, league))
+
+
+match_world_built, match_world = shared_world(seed_match_world, name="match_world")
+
+
+def _in_match_world(request) -> bool:
+    return "match_world" in request.fixturenames
+
+
+@pytest.fixture
+def league(request, catalog):
+    """A league of its own for the test, or, for a test of ``brawl_match``, that match's league."""
+    return request.getfixturevalue("match_world").league if _in_match_world(request) else _league()
+
+
+@pytest.fixture
+def two_teams(request, league):
+    """Two legal teams in ``league``, or, for a test of ``brawl_match``, that match's two teams."""
+    return request.getfixturevalue("match_world").teams if _in_match_world(request) else _two_teams(league)
+
+
+@pytest.fixture
+def brawl_match(match_world):
+    """A Brawl between ``two_teams`` in ``league`` (the module's shared match world, rolled back
+    after every test)."""
+    return match_world.match
 
 
 def simple_record(match, *, points=(3, 1), feats=None, healing=(), all_stars=None, played_all=True):

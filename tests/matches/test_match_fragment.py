@@ -10,6 +10,7 @@ from django.urls import reverse
 from matches import simulation
 from teams import services as team_services
 from tests.factories import PASSWORD, UserFactory
+from tests.matches.conftest import make_brawl_match
 from tests.support import run_tasks_eagerly
 
 #: Transactional: the data version moves when a transaction that wrote commits.
@@ -20,6 +21,12 @@ pytestmark = [
 ]
 
 celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
+
+
+@pytest.fixture
+def brawl_match(two_teams, league):
+    """Built for each test: these tests commit, which the shared match world cannot hold."""
+    return make_brawl_match(two_teams, league)
 
 
 def signed_in(user) -> Client:

@@ -131,6 +131,7 @@ def test_sampled_combat_agrees_with_exact_odds(attack, defense):
     _assert_close(attack, defense, 20_000, seed=1000 * attack + defense)
 
 
+@pytest.mark.slow(reason="samples 256,000 attacks against the exact odds")
 def test_sampled_grid_1_to_8():
     for attack in range(1, 9):
         for defense in range(1, 9):

@@ -247,6 +247,7 @@ def _win_rates(games, *, bonuses):
     return tally
 
 
+@pytest.mark.slow(reason="simulates 600 matches to measure win rates")
 def test_stronger_team_wins_more_often_and_bonuses_narrow_the_gap():
     assert _veterans()[1] == [19, 9]
     plain = _win_rates(300, bonuses=False)

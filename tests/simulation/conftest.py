@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 # The same league, teams and fixture as the match tests.
-from tests.matches.conftest import brawl_match, league, two_teams  # noqa: F401
+from tests.matches.conftest import brawl_match, league, match_world, match_world_built, two_teams  # noqa: F401
 
 
 @pytest.fixture

@@ -141,6 +141,7 @@ def test_a_season_job_reads_the_ratings_once():
     assert len(reads) == 1, reads  # five rounds, one read of the season's ratings
 
 
+@pytest.mark.slow(reason="simulates 2,000 Ninjutsu games to measure a win rate")
 def test_stronger_ninjutsu_players_win_more_often():
     strong, weak = glicko2.Rating(1800, 50), glicko2.Rating(1400, 50)
     expected, _ = glicko2.win_probabilities(strong, weak)

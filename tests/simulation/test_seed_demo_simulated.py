@@ -42,5 +42,6 @@ def _seed_and_read() -> list:
         return result
 
 
+@pytest.mark.slow(reason="seeds and simulates the demo leagues twice")
 def test_seed_demo_simulates_its_rounds_deterministically(db):
     assert _seed_and_read() == _seed_and_read()

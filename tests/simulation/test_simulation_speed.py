@@ -74,6 +74,7 @@ def _job_queries(n_teams: int) -> tuple[int, int]:
     return len(ctx.captured_queries), job.done
 
 
+@pytest.mark.slow(reason="simulates two seasons, of 4 and of 8 teams (34 matches with their post-game sequences)")
 @pytest.mark.django_db
 @pytest.mark.usefixtures("catalog")
 def test_a_season_job_runs_a_bounded_number_of_queries_a_match():

@@ -2,4 +2,4 @@
 
 from __future__ import annotations
 
-from tests.league.conftest import celery_eager, fast_password_hasher  # noqa: F401
+from tests.league.conftest import celery_eager  # noqa: F401

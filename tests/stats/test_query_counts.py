@@ -63,6 +63,7 @@ def count(client, url: str) -> int:
     return len(ctx.captured_queries)
 
 
+@pytest.mark.slow(reason="plays leagues of 8 and 64 teams and recomputes their ratings")
 def test_every_statistics_page_makes_as_many_queries_at_8_and_64_teams(client, catalog):
     counts: dict[str, list[int]] = {}
     for n in (8, 64):

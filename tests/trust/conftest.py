@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
+from tests.trust.world import seed_world
+from tests.worlds import shared_world
 
-@pytest.fixture(autouse=True)
-def fast_password_hasher(settings):
-    """The world has several players; hashing their passwords slowly proves nothing here."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+#: The trust world (tests/trust/world.py), built once per module and rolled back between tests.
+world_built, world = shared_world(seed_world)
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ from django.test import Client
 from hypothesis import strategies as st
 
 from tests.trust.matrix import is_login_redirect
-from tests.trust.world import fingerprint, fingerprint_diff
+from tests.trust.world import watch_writes
 
 HUGE = [
     str(2**15),
@@ -116,9 +116,9 @@ def post(client: Client, url: str, data: dict, *, may_write: frozenset[str] = fr
     the fingerprint must not change, except in the tables named by ``may_write``."""
     body = urlencode(data, doseq=True)
     with transaction.atomic():
-        before = fingerprint()
-        resp = client.post(url, body, content_type="application/x-www-form-urlencoded")
-        written = fingerprint_diff(before, fingerprint())
+        with watch_writes() as watched:
+            resp = client.post(url, body, content_type="application/x-www-form-urlencoded")
+        written = watched.changed
         transaction.set_rollback(True)
     storage = getattr(resp.wsgi_request, "_messages", None)
     levels = [m.level for m in getattr(storage, "_queued_messages", [])]

@@ -18,6 +18,7 @@ release, a rollover) leaves the world as seeded for the next role.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -28,7 +29,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from rules.models import Challenge
-from tests.trust.world import ROLES, World, fingerprint, fingerprint_diff
+from tests.trust.world import ROLES, World, Written, watch_writes
 
 ANY = frozenset(ROLES)
 MEMBERS = ANY - {"anonymous"}
@@ -808,20 +809,19 @@ def request(
     """One request inside a transaction that is rolled back, with the fingerprint compared
     (unless ``track`` is off: the caller compares one fingerprint around many requests)."""
     with transaction.atomic():
-        before = fingerprint() if track else None
         try:
-            if method == "GET":
-                resp = client.get(url)
-            elif json:
-                resp = client.post(url, data or {}, content_type="application/json")
-            else:
-                resp = client.post(url, data or {})
+            with watch_writes() if track else contextlib.nullcontext(Written()) as written:
+                if method == "GET":
+                    resp = client.get(url)
+                elif json:
+                    resp = client.post(url, data or {}, content_type="application/json")
+                else:
+                    resp = client.post(url, data or {})
         except Exception as exc:
             transaction.set_rollback(True)
             return Outcome(status=None, error=f"{type(exc).__name__}: {exc}")
-        written = fingerprint_diff(before, fingerprint()) if track else []
         transaction.set_rollback(True)
-    return Outcome(status=resp.status_code, location=resp.get("Location", ""), written=written)
+    return Outcome(status=resp.status_code, location=resp.get("Location", ""), written=written.changed)
 
 
 def is_login_redirect(outcome: Outcome, login_url: str | None = None) -> bool:
@@ -934,42 +934,42 @@ def check_admin(world: World, names: list[str], *, clients: dict[str, Client] | 
     missing = [n for n in names if n not in cases]
     if missing:
         failures.append(f"no rule for admin URL names {missing}: add them to admin_cases()")
-    # Refusals are checked without rolling back, and one fingerprint is compared around them all
-    # (hundreds of requests); should it change, each refused request is replayed to find the writer.
-    before = fingerprint()
+    # Refusals are checked without rolling back each, and what they wrote is compared around them
+    # all (hundreds of requests); should it change, each refused request is replayed to find the writer.
     refused: list[tuple[str, str, str]] = []
-    for name in names:
-        if name not in cases:
-            continue
-        kwargs, renders = cases[name]
-        url = reverse(name, kwargs=kwargs)
-        for role in ROLES:
-            for method in ("GET", "POST"):
-                if role == "staff" and method == "POST":
-                    continue  # staff may change anything there: not this matrix's business
-                where = f"{method} {url} as {role}"
-                if role == "staff":
-                    outcome = request(clients[role], method, url, {}, track=False)
-                    if outcome.error:
-                        failures.append(f"{where}: {outcome}")
-                    elif renders and outcome.status != 200:
-                        failures.append(f"{where}: staff should see the page, got {outcome}")
-                    elif outcome.status >= 500 or outcome.status == 404 or is_login_redirect(outcome, login_url):
-                        failures.append(f"{where}: got {outcome}")
-                    continue
-                try:
-                    resp = clients[role].get(url) if method == "GET" else clients[role].post(url, {})
-                except Exception as exc:
-                    failures.append(f"{where}: server error: {type(exc).__name__}: {exc}")
-                    continue
-                outcome = Outcome(status=resp.status_code, location=resp.get("Location", ""))
-                refused.append((method, url, role))
-                if name in ADMIN_PUBLIC:
-                    if outcome.status >= 400 and outcome.status != 405:
-                        failures.append(f"{where}: got {outcome}")
-                elif not is_login_redirect(outcome, login_url):
-                    failures.append(f"{where}: should go to the admin log-in, got {outcome}")
-    if fingerprint_diff(before, fingerprint()):
+    with watch_writes() as refusals:  # a fingerprint only if some request wrote
+        for name in names:
+            if name not in cases:
+                continue
+            kwargs, renders = cases[name]
+            url = reverse(name, kwargs=kwargs)
+            for role in ROLES:
+                for method in ("GET", "POST"):
+                    if role == "staff" and method == "POST":
+                        continue  # staff may change anything there: not this matrix's business
+                    where = f"{method} {url} as {role}"
+                    if role == "staff":
+                        outcome = request(clients[role], method, url, {}, track=False)
+                        if outcome.error:
+                            failures.append(f"{where}: {outcome}")
+                        elif renders and outcome.status != 200:
+                            failures.append(f"{where}: staff should see the page, got {outcome}")
+                        elif outcome.status >= 500 or outcome.status == 404 or is_login_redirect(outcome, login_url):
+                            failures.append(f"{where}: got {outcome}")
+                        continue
+                    try:
+                        resp = clients[role].get(url) if method == "GET" else clients[role].post(url, {})
+                    except Exception as exc:
+                        failures.append(f"{where}: server error: {type(exc).__name__}: {exc}")
+                        continue
+                    outcome = Outcome(status=resp.status_code, location=resp.get("Location", ""))
+                    refused.append((method, url, role))
+                    if name in ADMIN_PUBLIC:
+                        if outcome.status >= 400 and outcome.status != 405:
+                            failures.append(f"{where}: got {outcome}")
+                    elif not is_login_redirect(outcome, login_url):
+                        failures.append(f"{where}: should go to the admin log-in, got {outcome}")
+    if refusals.changed:
         for method, url, role in refused:
             outcome = request(clients[role], method, url, {})
             if outcome.written:

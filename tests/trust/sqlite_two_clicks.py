@@ -1,7 +1,8 @@
 """Two concurrent POSTs on a file-based SQLite database, as the default set-up runs them.
 
 Run by tests/trust/test_sqlite_concurrency.py in a process of its own, with DATABASE_URL naming a
-fresh SQLite file (not the test suite's own database, shared by the whole run, or PostgreSQL in CI):
+SQLite file of its own, a copy of a migrated one (not the test suite's own database, shared by the
+whole run, or PostgreSQL in CI):
 
     python tests/trust/sqlite_two_clicks.py   (prints one JSON line: what each request answered)
 
@@ -40,7 +41,10 @@ def main() -> dict:
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.AXES_ENABLED = False
-    call_command("migrate", verbosity=0)
+    call_command("migrate", verbosity=0)  # a copy of a migrated database: nothing to apply
+    from rules.catalog import ensure_catalog
+
+    ensure_catalog()  # the copy's catalog is gone if a test that commits had emptied the tables
 
     from league import services as league_services
     from league.models import Season

@@ -67,6 +67,7 @@ def _in_progress(world: World) -> list[str]:
     return urls
 
 
+@pytest.mark.slow(reason="a Redis server of its own, stopped, and every page of the site as five roles")
 def test_with_redis_down_every_page_renders(world, own_redis):
     status_urls = _in_progress(world)
     own_redis.stop()
@@ -144,6 +145,7 @@ def test_with_redis_down_a_result_is_entered_and_confirmed(world, own_redis, dja
     assert ((world.users["player"].email,), "Result confirmed") in subjects
 
 
+@pytest.mark.slow(reason="a Redis server of its own stopped and started again, and a real Celery worker")
 def test_with_redis_down_schedule_generation_waits_and_completes_when_redis_is_back(transactional_db, own_redis):
     """The page says generation is delayed; the task waits in the outbox; when Redis is back it is
     sent again and a real worker (a thread here) generates the schedule, once."""
@@ -420,16 +422,20 @@ def test_connection_dropped_mid_recruit_rolls_back(postgres_tx, monkeypatch):
     url = reverse("teams:recruit_profile", kwargs={"pk": team.pk, "slug": profile.slug})
     started = time.monotonic()
     resp = client.post(url, {"name": "Lost Cub"})
+    dropped = time.monotonic() - started
     assert resp.status_code == 500
-    assert time.monotonic() - started < 10
     monkeypatch.setattr(teams.services, "treasury_post", real_post)
     assert not connection.in_atomic_block
     after = (Ninja.objects.count(), TreasuryEntry.objects.count(), Team.objects.get(pk=team.pk).treasury)
     assert after == before  # rolled back: no ninja, no ledger row, the treasury unchanged
     assert not Ninja.objects.filter(name="Lost Cub").exists()
     # the next request gets a fresh connection and works
+    started = time.monotonic()
     resp = client.post(url, {"name": "Found Cub"})
+    healthy = time.monotonic() - started
     assert resp.status_code == 302
+    # not a hang: the failed request cost no more than a few of the same request that worked
+    assert dropped < 20 * healthy, f"the dropped request took {dropped:.2f} s, the healthy one {healthy:.2f} s"
     assert Ninja.objects.filter(team=team, name="Found Cub").exists()
     assert Team.objects.get(pk=team.pk).treasury == before[2] - profile.koban
 

@@ -20,7 +20,6 @@ from django.urls import reverse
 
 from tests.trust import matrix
 from tests.trust.urlconf import named_urls
-from tests.trust.world import seed_world
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -28,11 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Pages whose stored HTML carries inline styles because it is also an email's (their CSP allows
 #: style attributes, and nothing else more).
 STYLED_PAGES = {"newsletters:detail"}
-
-
-@pytest.fixture
-def world(catalog):
-    return seed_world()
 
 
 def directives(header: str) -> dict[str, list[str]]:
@@ -82,6 +76,7 @@ def site_pages(world) -> list[tuple[str, str]]:
     return sorted(set(pages))
 
 
+@pytest.mark.slow(reason="every page of the site as each role, each body parsed for inline script and style")
 def test_every_page_has_the_policy_and_no_inline_script_or_style(world):
     """Every page of the site, as each role: the CSP header (strict), the Permissions-Policy, and
     an HTML body with nothing inline for the CSP to allow."""
@@ -136,6 +131,7 @@ def test_no_template_holds_inline_script_or_style():
     assert not problems, problems
 
 
+@pytest.mark.slow(reason="every page of the site and every form's answer, as three roles")
 def test_signed_in_members_get_private_no_store_pages(world):
     """Every page a member is shown (and the answers to their forms) is private, not stored."""
     problems = []

@@ -25,6 +25,7 @@ from teams.models import AdvancementRoll, Team
 from tests.trust.hostile import HUGE, form_data, hostile, judge, post
 from tests.trust.matrix import client_for
 from tests.trust.world import World, seed_world
+from tests.worlds import shared_world
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -38,8 +39,7 @@ FEWER = settings(FAST, max_examples=max(1, EXAMPLES * 3 // 5))
 BAD_IDS = [0, 2**31, 2**63, 10**30]
 
 
-@pytest.fixture
-def world(catalog) -> World:
+def seed_hostile_world() -> World:
     w = seed_world()
     # Result entry on a kicked-off match writes nothing else. The open match kicks off as if before
     # team A's roll was earned (a later roll never blocks a match already kicked off): the roll
@@ -55,6 +55,10 @@ def world(catalog) -> World:
     w.extra["blank_roll"] = AdvancementRoll.objects.create(ninja=w.ninja_a, level=3, faces=[])
     w.extra["brawl"] = brawl
     return w
+
+
+#: Built once for the module, rolled back between tests (tests/worlds.py).
+world_built, world = shared_world(seed_hostile_world)
 
 
 def ids(w: World) -> list[int]:
@@ -259,6 +263,7 @@ def test_result_entry(world, data, draft):
     judge(posted, body)
 
 
+@pytest.mark.slow(reason="hypothesis draws hostile result records for two roles and two endpoints")
 @FEWER
 @given(data=st.data(), role=st.sampled_from(["other_player", "master"]))
 def test_counter_record_and_settlement(world, data, role):

@@ -10,17 +10,11 @@ import pytest
 
 from tests.trust import matrix
 from tests.trust.urlconf import named_urls
-from tests.trust.world import seed_world
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
 SITE_NAMES = [u.name for u in named_urls() if not u.name.startswith("admin:")]
 ADMIN_NAMES = [u.name for u in named_urls() if u.name.startswith("admin:")]
-
-
-@pytest.fixture
-def world(catalog):
-    return seed_world()
 
 
 def test_the_urlconf_is_walked():
@@ -53,6 +47,7 @@ def test_permission_matrix(world, name):
     assert not failures, "\n".join(failures)
 
 
+@pytest.mark.slow(reason="every admin URL, GET and POST, as each of six roles")
 def test_admin_needs_staff(world):
     matrix.check_admin(world, ADMIN_NAMES)
 

@@ -23,7 +23,7 @@ from teams.models import Ninja, Team
 from tests.factories import UserFactory, make_team, recruit
 from tests.trust import matrix
 from tests.trust.urlconf import named_urls
-from tests.trust.world import ROLES, seed_world
+from tests.trust.world import ROLES
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -38,11 +38,6 @@ PROBE_LOOKALIKES = [
     "Pr\u03bfbe League",  # a Greek omicron in a Latin word
     "Probe Le\u0430gue",  # a Cyrillic a in a Latin word
 ]
-
-
-@pytest.fixture
-def world(catalog):
-    return seed_world()
 
 
 def found(client, name: str):
@@ -334,6 +329,7 @@ def test_a_slug_race_takes_the_next_slug(world, monkeypatch):
 # --- existing rows get their keys -----------------------------------------------------------------
 
 
+@pytest.mark.slow(reason="migrates the database back to an old state and forward again")
 def test_the_migration_fills_the_keys_of_existing_rows(transactional_db, catalog):
     from django.db.migrations.executor import MigrationExecutor
 

@@ -29,12 +29,14 @@ Team states (issue 11, finding 1), each team owned by trust-other with one ninja
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import re
 import uuid
 from dataclasses import dataclass, field
 
 from django.apps import apps
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from league import services as league_services
@@ -430,6 +432,61 @@ def fingerprint_diff(before: dict[str, str], after: dict[str, str]) -> list[str]
         for table in sorted(set(before) | set(after))
         if before.get(table) != after.get(table)
     ]
+
+
+#: Statements that change no row: reads and transaction control. Anything else may write.
+_READS = re.compile(r"\s*(SELECT|SAVEPOINT|RELEASE|ROLLBACK|BEGIN|COMMIT|SET|SHOW|EXPLAIN)\b", re.IGNORECASE)
+_TARGET = re.compile(r'\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)"?', re.IGNORECASE)
+
+
+def writes_rows(sql: str) -> bool:
+    """Whether a statement may change a row the fingerprint covers (conservatively: anything but a
+    read or transaction control, and writes to IGNORED_TABLES excepted)."""
+    if _READS.match(sql):
+        return False
+    target = _TARGET.match(sql)
+    return not (target and target.group(1) in IGNORED_TABLES)
+
+
+@dataclass
+class Written:
+    """What a watched block wrote: ``statement`` is the first write statement it ran (None if it ran
+    none), ``changed`` the fingerprint's difference (``fingerprint_diff``), empty if nothing changed."""
+
+    statement: str | None = None
+    changed: list[str] = field(default_factory=list)
+
+
+@contextlib.contextmanager
+def watch_writes():
+    """Run a block (requests, inside a transaction the caller rolls back) and say what it wrote.
+
+    The fingerprint of every table costs milliseconds a table, so it is taken only when the block
+    ran a statement that may write (the queries it ran say so): then the fingerprint after the block
+    is compared with the one before it, read after rolling back to a savepoint taken before the
+    block. A block that ran only reads changed nothing and costs no fingerprint. Either way the
+    block's writes are rolled back before the caller sees the database again.
+    """
+    written = Written()
+
+    def note(execute, sql, params, many, context):
+        if written.statement is None and writes_rows(sql):
+            written.statement = sql
+        return execute(sql, params, many, context)
+
+    before = transaction.savepoint()
+    try:
+        with connection.execute_wrapper(note):
+            yield written
+    except BaseException:
+        transaction.savepoint_rollback(before)
+        raise
+    if written.statement is None:
+        transaction.savepoint_commit(before)
+        return
+    after = fingerprint()
+    transaction.savepoint_rollback(before)
+    written.changed = fingerprint_diff(fingerprint(), after)
 
 
 def clan(slug: str) -> Clan:
