@@ -106,9 +106,11 @@ def pytest_collection_modifyitems(config, items):
     slow_first(items)
     order(items)
     for item in items:
-        for fixture, label in _SERVICE_FIXTURES.items():
-            if fixture in getattr(item, "fixturenames", ()):
-                _service_items.setdefault(label, set()).add(item.nodeid)
+        labels = [label for fixture, label in _SERVICE_FIXTURES.items() if fixture in getattr(item, "fixturenames", ())]
+        if labels:
+            # Under xdist the workers collect and the controller reports: the labels travel with
+            # each test's reports (user_properties), and the controller counts them from there.
+            item.user_properties.append(("moonlight_services", tuple(sorted(set(labels)))))
 
 
 def pytest_runtest_setup(item):
@@ -128,10 +130,11 @@ def pytest_runtest_teardown(item, nextitem):
 
 
 def pytest_runtest_logreport(report):
-    if report.when == "call" and report.passed:
-        for label, ids in _service_items.items():
-            if report.nodeid in ids:
-                _service_passed.setdefault(label, set()).add(report.nodeid)
+    labels = next((value for name, value in report.user_properties if name == "moonlight_services"), ())
+    for label in labels:
+        _service_items.setdefault(label, set()).add(report.nodeid)
+        if report.when == "call" and report.passed:
+            _service_passed.setdefault(label, set()).add(report.nodeid)
 
 
 def pytest_terminal_summary(terminalreporter):

@@ -3,6 +3,7 @@ import pytest
 from rules.tasks import catalog_summary_task
 
 
+@pytest.mark.slow(reason="starts a real Celery worker over Redis")
 @pytest.mark.celery_worker
 def test_task_runs_through_a_real_worker_over_redis(celery_worker_live, catalog):
     from league.celery import app

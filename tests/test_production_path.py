@@ -111,6 +111,9 @@ def own_redis(redis_url):
     client.close()
 
 
+@pytest.mark.slow(
+    reason="runs the Procfile's release, gunicorn, Celery worker and beat against a PostgreSQL database of its own"
+)
 def test_procfile_processes_serve_run_tasks_and_stop(own_database, own_redis, tmp_path):
     entries = procfile()
     assert {"web", "worker", "beat", "release"} <= set(entries), entries

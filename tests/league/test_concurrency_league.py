@@ -37,6 +37,7 @@ def run_together(target, n: int = 2) -> list:
     return results
 
 
+@pytest.mark.slow(reason="two PostgreSQL connections racing in threads, each committing")
 def test_two_masters_clicks_at_once_make_one_schedule(postgres_tx, catalog):
     season = make_season(8)
 
@@ -50,6 +51,7 @@ def test_two_masters_clicks_at_once_make_one_schedule(postgres_tx, catalog):
     assert Match.objects.filter(season=season).count() == 28
 
 
+@pytest.mark.slow(reason="two PostgreSQL connections racing in threads, each committing")
 def test_two_playoff_confirmations_at_once_make_one_final(postgres_tx, catalog):
     season = make_season(4, format=Season.Format.SELF_ARRANGED, playoff_teams=4)
     generate(season, ScheduleRun.Kind.PLAYOFF)

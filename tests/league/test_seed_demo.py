@@ -8,6 +8,7 @@ from matches.models import Match
 pytestmark = pytest.mark.usefixtures("catalog")
 
 
+@pytest.mark.slow(reason="seeds and simulates the three demo leagues")
 def test_seed_demo_once(capsys):
     call_command("seed_demo")
     league = League.objects.get(slug="moonlight-demo")

@@ -15,6 +15,7 @@ from tests.support import wait_for_status
 pytestmark = [pytest.mark.celery_worker, pytest.mark.usefixtures("catalog")]
 
 
+@pytest.mark.slow(reason="generates a schedule twice through a real Celery worker over Redis")
 def test_worker_generates_a_schedule_and_running_the_task_twice_leaves_one(celery_worker_live, client):
     from league.celery import app
 
@@ -48,6 +49,7 @@ def test_worker_reports_progress_and_result(celery_worker_live):
     assert Match.objects.filter(season=season).count() == 45
 
 
+@pytest.mark.slow(reason="seats a round of tables through a real Celery worker over Redis")
 def test_worker_seats_a_round_of_kage_tables_once(celery_worker_live, client):
     """A Kage Masters round of tables (issue 17, part 3) through the broker: the page dispatches,
     the worker seats 13 players at three tables, a redelivery changes nothing."""

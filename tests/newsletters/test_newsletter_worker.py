@@ -13,6 +13,7 @@ from tests.newsletters.helpers import seed_league
 from tests.support import wait_for
 
 
+@pytest.mark.slow(reason="builds a newsletter twice through a real Celery worker over Redis")
 @pytest.mark.celery_worker
 def test_build_through_a_real_worker_twice_leaves_one_newsletter(celery_worker_live, catalog):
     from league.celery import app

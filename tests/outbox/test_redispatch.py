@@ -37,6 +37,7 @@ def own_redis():
         yield server
 
 
+@pytest.mark.slow(reason="runs manage.py redispatch_outbox in a process of its own against a Redis server of its own")
 def test_the_command_sends_every_apps_tasks_from_a_fresh_process(postgres_tx, own_redis):
     """`manage.py redispatch_outbox` in a process of its own (as cron or a person runs it): on main
     it logged "task newsletters.tasks.newsletter_build_task is not registered" and sent nothing of

@@ -27,6 +27,7 @@ CLANS = ["tora", "yamazaru", "kitsune", "ika", "tanchyo", "ijin"]
 TEAMS = 16
 
 
+@pytest.mark.slow(reason="simulates a 240-match season through a real Celery worker over Redis")
 def test_a_full_double_round_robin_season_through_the_worker(celery_worker_live, client):
     from django.db import connection
 

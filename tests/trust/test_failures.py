@@ -260,6 +260,7 @@ def _no_other_backends() -> bool:
         return cursor.fetchone()[0] == 0
 
 
+@pytest.mark.slow(reason="kills a real Celery worker process mid-task and starts another")
 @pytest.mark.celery_worker
 def test_worker_killed_while_generating_a_schedule(live_broker, redis_url, tmp_path):
     season = make_season(8)
@@ -287,6 +288,7 @@ def test_worker_killed_while_generating_a_schedule(live_broker, redis_url, tmp_p
     assert live_broker.hlen("unacked") == 0 and _queued_jobs(live_broker) == []  # acknowledged: no third run
 
 
+@pytest.mark.slow(reason="kills a real Celery worker process mid-task and starts another")
 @pytest.mark.celery_worker
 def test_worker_killed_while_building_a_newsletter(live_broker, redis_url, tmp_path, settings):
     from newsletters import services as newsletter_services
@@ -324,6 +326,7 @@ def test_worker_killed_while_building_a_newsletter(live_broker, redis_url, tmp_p
     assert live_broker.hlen("unacked") == 0 and _queued_jobs(live_broker) == []
 
 
+@pytest.mark.slow(reason="kills a real Celery worker process mid-task and starts another")
 @pytest.mark.celery_worker
 def test_worker_killed_while_simulating_a_season(live_broker, redis_url, tmp_path):
     """Each simulated round is one transaction (4 teams: two matches a round): killed after the

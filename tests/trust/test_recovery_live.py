@@ -84,6 +84,7 @@ def _no_other_backends() -> bool:
 # --- finding 3: tasks stored during a broker outage ------------------------------------------------------
 
 
+@pytest.mark.slow(reason="stops and restarts a Redis server of its own under a real worker and beat")
 def test_tasks_stored_while_redis_was_down_go_out_by_themselves(own_redis, periodic_every_second, settings):
     """Redis stops; the master publishes a newsletter (five emails) and asks for a season's
     simulation twice; everything waits in the outbox. Redis comes back; beat's redispatch sends
@@ -191,6 +192,7 @@ def _simulation_job(prefix: str):
     return "matches.tasks.simulation_job_task", job.task_id, send, done, check
 
 
+@pytest.mark.slow(reason="kills a real Celery worker mid-job and waits for beat and a second worker to resume it")
 @pytest.mark.parametrize("make_job", [_schedule_job, _simulation_job], ids=["schedule", "simulation"])
 def test_a_killed_workers_job_is_resumed_by_beat(own_redis, periodic_every_second, tmp_path, make_job):
     """The worker is SIGKILLed after the job's first progress; a new worker and beat are started.
