@@ -190,7 +190,10 @@ def league_import(document: dict) -> League:
         pks: dict[type[models.Model], dict[int, int]] = {}
         for name, model, _ in _sections(League(pk=0)):
             objects, m2m_values = [], []
-            for row in document.get(name, []):
+            # References to rows of the same section (a replay's ``replay_of``: the voided match),
+            # set once the section's rows exist: (the row's place, the field, the place pointed at).
+            later: list[tuple[int, models.Field, int]] = []
+            for place, row in enumerate(document.get(name, []), start=1):
                 values = {}
                 for field in _fields(model):
                     if field.name not in row and field.has_default():
@@ -205,6 +208,9 @@ def league_import(document: dict) -> League:
                             value = users[value]
                         elif target in CATALOG:
                             value = catalog[target][tuple(value) if isinstance(value, list) else value]
+                        elif target is model and field.null:
+                            later.append((place, field, value))
+                            value = None
                         else:
                             value = pks[target][value]
                     values[field.attname] = value
@@ -212,6 +218,12 @@ def league_import(document: dict) -> League:
                 m2m_values.append({f.name: row.get(f.name, []) for f in _m2m(model)})
             created = model.objects.bulk_create(objects)
             pks[model] = {i: obj.pk for i, obj in enumerate(created, start=1)}
+            for place, field, points_at in later:
+                setattr(created[place - 1], field.attname, pks[model][points_at])
+            if later:
+                model.objects.bulk_update(
+                    [created[place - 1] for place, _, _ in later], sorted({f.name for _, f, _ in later})
+                )
             for obj, m2m in zip(created, m2m_values):
                 for field_name, keys in m2m.items():
                     target = model._meta.get_field(field_name).remote_field.model

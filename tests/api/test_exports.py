@@ -118,3 +118,26 @@ def test_the_masters_download(world, client):
     assert resp.content == league_export_json(world.league)
     client.force_login(world.users["player"])
     assert client.get(reverse("exports:league_export", kwargs={"slug": "lantern"})).status_code == 403
+
+
+def test_a_league_that_replayed_a_voided_fixture_round_trips(world, tmp_path):
+    """Issue 27, finding 11: a match's ``replay_of`` points at another match of the same section,
+    which the import had not created yet (``KeyError: Match``). Export, import into an empty
+    database and export again: the same bytes, the replay still pointing at the voided fixture."""
+    from league import services as league_services
+
+    voided = world.extra["voided"]
+    replay = league_services.fixture_replay(match=voided, actor=world.users["master"])
+    first = league_export_json(world.league)
+    document = json.loads(first)
+    [replayed] = [m for m in document["matches"] if m["replay_of"] is not None]
+    assert document["matches"][replayed["replay_of"] - 1]["status"] == voided.status
+
+    path = tmp_path / "lantern.json"
+    path.write_bytes(first)
+    _wipe()
+    call_command("import_league", str(path))
+    imported = League.objects.get(slug="lantern")
+    assert league_export_json(imported) == first
+    again = Match.objects.get(replay_of__isnull=False)
+    assert again.replay_of.status == voided.status and again.pairing_reason == replay.pairing_reason
