@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 
+from common.site import absolute_url
 from common.ui import submit_form
 from teams import accounts
 from teams.forms import EmailChangeForm
@@ -44,7 +45,7 @@ def email_change(request: HttpRequest) -> HttpResponse:
         return render(request, "registration/account_mail_throttled.html", status=429)
 
     def confirm_url(token: str) -> str:
-        return request.build_absolute_uri(reverse("email_change_confirm", args=[token]))
+        return absolute_url(reverse("email_change_confirm", args=[token]))
 
     if submit_form(
         request,

@@ -20,6 +20,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.template.loader import render_to_string
 
+from common.site import site_domain
 from outbox.mail import send_mail_on_commit
 
 EMAIL_CHANGE_SALT = "moonlight.email-change"
@@ -27,7 +28,12 @@ EMAIL_CHANGE_SALT = "moonlight.email-change"
 
 class OutboxPasswordResetForm(PasswordResetForm):
     """Django's password reset form (it never says whether an address has an account), with the
-    mail sent through the outbox instead of from the request."""
+    mail sent through the outbox instead of from the request, and its link on ``SITE_URL``'s host
+    (never the request's)."""
+
+    def save(self, **kwargs):
+        domain, use_https = site_domain()
+        return super().save(**{**kwargs, "domain_override": domain, "use_https": use_https})
 
     def send_mail(
         self, subject_template_name, email_template_name, context, from_email, to_email, html_email_template_name=None
