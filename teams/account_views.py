@@ -35,7 +35,17 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's page, with the new password stored by ``accounts.account_password_set`` (it revokes
+    the API tokens, and the page says so)."""
+
+    form_class = accounts.RevokingSetPasswordForm
     success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        if form.revoked:
+            messages.info(self.request, accounts.revoked_message(form.revoked))
+        return response
 
 
 @login_required

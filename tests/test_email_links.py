@@ -2,7 +2,7 @@
 
 The site sends these emails (``MAIL_SENDERS`` lists where, and a test fails when a new place
 sends one): a notification of each kind, a newsletter, a password reset, an email change link and
-the notice of a changed email. Each is made here through the site's own pages, as a request from
+the notice of a changed email, the notice of an API token revoked by a new password. Each is made here through the site's own pages, as a request from
 ``testserver`` (an allowed host that is *not* the site's), with a SITE_URL of the test's own; then
 every absolute link in each mail (text, HTML, headers) and in the newsletter feed must be on it.
 """
@@ -34,7 +34,7 @@ NAMESPACES = ("http://www.w3.org/",)
 MAIL_SENDERS = {
     "notifications/services.py": 1,  # every kind of notification (one builder)
     "newsletters/services.py": 1,  # the newsletter
-    "teams/accounts.py": 3,  # password reset, email change link, email changed notice
+    "teams/accounts.py": 4,  # password reset, email change link, email changed notice, token revoked
 }
 
 celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
@@ -141,6 +141,15 @@ def test_every_link_of_every_email_and_of_the_feed_is_on_site_url(client, django
     confirm = re.search(r"https?://[^\s/]+(/\S+)", sent["email change"][0].body).group(1)
     assert client.post(confirm).status_code == 302
     collect("email changed notice")
+    from rest_framework.authtoken.models import Token
+
+    Token.objects.create(user=player)
+    new = "Lantern-Harbour-27"
+    changed = client.post(
+        reverse("password_change"), {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+    )
+    assert changed.status_code == 302
+    collect("password changed, API token revoked")
 
     problems = {kind: off_site([link for m in messages for link in mail_links(m)]) for kind, messages in sent.items()}
     assert {kind: bad for kind, bad in problems.items() if bad} == {}
