@@ -5,6 +5,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# The demo users' password, set by `make seed` (and so `make run`) every time (README, "Set-up").
+DEMO_PASSWORD ?= moonlight-demo
 # pytest-xdist workers for `make test` (each with its own test database and Redis database).
 TEST_WORKERS ?= 2
 
@@ -23,7 +25,7 @@ migrate: install
 	$(PY) manage.py migrate --noinput
 
 seed: migrate
-	$(PY) manage.py seed_demo
+	$(PY) manage.py seed_demo --password $(DEMO_PASSWORD)
 
 run: seed
 	$(PY) manage.py runserver $(HOST):$(PORT)

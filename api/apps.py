@@ -8,3 +8,9 @@ class ApiConfig(AppConfig):
 
     name = "api"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from api.tokens import tokens_revoke
+        from teams import hooks
+
+        hooks.on_password_set("api.tokens", tokens_revoke)

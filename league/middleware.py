@@ -10,6 +10,11 @@ holds a control character (``/leagues/tasks/%00/``) is a 404, whatever view and 
 reach, and a query string holding a NUL byte is a 400. PostgreSQL refuses NUL bytes in text, so
 such a value reaching a query was a 500 (issue 11, finding 6). No page of the site has a control
 character in its address, so nothing legitimate is refused.
+
+``AllowedHostMiddleware`` stands first: it checks the ``Host`` header against ``ALLOWED_HOSTS``
+(``request.get_host()``, a 400 for any other host) before any middleware may answer. Django checks it
+only when something asks for the host (CommonMiddleware, CSRF), so the page cache, which stands
+before them, served its cached pages to ``Host: evil.example`` (issue 27, finding 18).
 """
 
 from __future__ import annotations
@@ -20,6 +25,15 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.core.exceptions import BadRequest
 from django.http import Http404, HttpResponse
+
+
+class AllowedHostMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        request.get_host()  # raises DisallowedHost (a 400) for a host not in ALLOWED_HOSTS
+        return self.get_response(request)
 
 
 def _has_control_character(value: str) -> bool:

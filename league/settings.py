@@ -71,6 +71,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The Host header is checked first, before anything (the page cache) may answer.
+    "league.middleware.AllowedHostMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
@@ -270,6 +272,8 @@ NOTIFICATIONS_UNSUBSCRIBE_MAX_AGE = int(os.environ.get("NOTIFICATIONS_UNSUBSCRIB
 
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Moonlight League <league@localhost>")
+# The scheme and host of every link in an email or a feed (common/site.py), never a request's Host.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
 # Security: strict by default when DEBUG is off; HTTPS redirect is its own switch.
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)

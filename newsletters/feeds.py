@@ -1,4 +1,7 @@
-"""An Atom feed of each league's published newsletters (full content, as published)."""
+"""An Atom feed of each league's published newsletters (full content, as published).
+
+Every link in it is on ``SITE_URL``'s host (common/site.py), never the request's, as in the emails:
+the feed's, each entry's and those in the content (made absolute)."""
 
 from __future__ import annotations
 
@@ -6,7 +9,9 @@ from django.contrib.syndication.views import Feed
 from django.urls import reverse
 from django.utils.feedgenerator import Atom1Feed
 
+from common.site import absolute_url, site_url
 from newsletters import selectors
+from newsletters.services import absolutize_links
 
 FEED_SIZE = 20
 
@@ -24,10 +29,10 @@ class LeagueNewsletterFeed(Feed):
         return f"The ninja master's newsletters of {league.name}, a Ninja All-Stars league."
 
     def link(self, league) -> str:
-        return reverse("newsletters:list", kwargs={"league_slug": league.slug})
+        return absolute_url(reverse("newsletters:list", kwargs={"league_slug": league.slug}))
 
     def feed_url(self, league) -> str:
-        return reverse("newsletters:feed", kwargs={"league_slug": league.slug})
+        return absolute_url(reverse("newsletters:feed", kwargs={"league_slug": league.slug}))
 
     def author_name(self, league) -> str:
         return league.master.username
@@ -39,10 +44,10 @@ class LeagueNewsletterFeed(Feed):
         return item.title
 
     def item_description(self, item) -> str:
-        return item.editorial_html + item.content_html
+        return absolutize_links(item.editorial_html + item.content_html, site_url())
 
     def item_link(self, item) -> str:
-        return item.get_absolute_url()
+        return absolute_url(item.get_absolute_url())
 
     def item_guid(self, item) -> str:
         return f"tag:moonlight-league,{item.published_at:%Y-%m-%d}:newsletter/{item.league.slug}/{item.period_key}"

@@ -24,7 +24,6 @@ import cmarkgfm
 import nh3
 from celery import current_app
 from cmarkgfm.cmark import Options as CmarkOptions
-from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
@@ -33,6 +32,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from common import text
+from common.site import absolute_url, site_url
 from league.games import game_of
 from league.models import League, Season
 from matches import game_records
@@ -470,9 +470,7 @@ def newsletter_update(*, newsletter: Newsletter, title: str, editorial: str, act
     return locked
 
 
-def newsletter_publish(
-    *, newsletter: Newsletter, actor: User | None, base_url: str = "", send_email: bool = True
-) -> Newsletter:
+def newsletter_publish(*, newsletter: Newsletter, actor: User | None, send_email: bool = True) -> Newsletter:
     """Publish a built draft: it is frozen from now on. Emails every player (one task each).
 
     The editorial is rendered afresh before the row lock is taken; under the lock, an editorial
@@ -496,7 +494,7 @@ def newsletter_publish(
         locked.published_at = now
         locked.published_by = actor
         locked.editorial_html = editorial_html
-        locked.permalink = absolute_url(locked.get_absolute_url(), base_url)
+        locked.permalink = absolute_url(locked.get_absolute_url())
         locked.save(
             update_fields=["status", "published_at", "published_by", "editorial_html", "permalink", "updated_at"]
         )
@@ -504,11 +502,6 @@ def newsletter_publish(
         if send_email:
             newsletter_email_players(newsletter=locked)
     return locked
-
-
-def absolute_url(path: str, base_url: str = "") -> str:
-    base = (base_url or getattr(settings, "SITE_URL", "") or "http://localhost:8000").rstrip("/")
-    return base + path
 
 
 # --- email ------------------------------------------------------------------------------------------
@@ -579,14 +572,12 @@ def absolutize_links(html: str, base: str) -> str:
 
 def newsletter_email(newsletter: Newsletter, to: str, *, user_id: int | None = None) -> EmailMultiAlternatives:
     """The email of a published newsletter: plain text and HTML, both from the stored content."""
-    path = newsletter.get_absolute_url()
-    permalink = newsletter.permalink or absolute_url(path)
-    base = permalink[: -len(path)] if permalink.endswith(path) else absolute_url("")
+    base = site_url()  # SITE_URL now, whatever host the newsletter was published from
     context = {
         "newsletter": newsletter,
         "league": newsletter.league,
-        "permalink": permalink,
-        "list_url": base + reverse("newsletters:list", kwargs={"league_slug": newsletter.league.slug}),
+        "permalink": absolute_url(newsletter.get_absolute_url()),
+        "list_url": absolute_url(reverse("newsletters:list", kwargs={"league_slug": newsletter.league.slug})),
         "content_html": absolutize_links(newsletter.content_html, base),
         "editorial_html": absolutize_links(newsletter.editorial_html, base),
         "sections": newsletter.sections,

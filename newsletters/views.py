@@ -166,7 +166,6 @@ def newsletter_publish(request: HttpRequest, league_slug: str, key: str) -> Http
             services.newsletter_publish(
                 newsletter=newsletter,
                 actor=request.user,
-                base_url=request.build_absolute_uri("/"),
                 send_email=form.cleaned_data["send_email"],
             )
         except ValidationError as exc:

@@ -22,6 +22,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
+from common.site import absolute_url
 from league.dashboard import due_expression
 from matches import hooks as match_hooks
 from matches.models import Match, MatchTeam
@@ -33,11 +34,6 @@ from teams.models import AdvancementRoll
 TEXT_MAX = 300
 #: At most this many fixtures are reminded of by one run of the periodic task (the next run does the rest).
 DEADLINE_BATCH = 500
-
-
-def absolute_url(path: str) -> str:
-    base = (getattr(settings, "SITE_URL", "") or "http://localhost:8000").rstrip("/")
-    return base + path
 
 
 def unsubscribe_url(*, user_id: int, kind: str) -> str:

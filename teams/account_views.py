@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 
+from common.site import absolute_url
 from common.ui import submit_form
 from teams import accounts
 from teams.forms import EmailChangeForm
@@ -34,7 +35,17 @@ class PasswordResetView(auth_views.PasswordResetView):
 
 
 class PasswordResetConfirmView(auth_views.PasswordResetConfirmView):
+    """Django's page, with the new password stored by ``accounts.account_password_set`` (it revokes
+    the API tokens, and the page says so)."""
+
+    form_class = accounts.RevokingSetPasswordForm
     success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        if form.revoked:
+            messages.info(self.request, accounts.revoked_message(form.revoked))
+        return response
 
 
 @login_required
@@ -44,7 +55,7 @@ def email_change(request: HttpRequest) -> HttpResponse:
         return render(request, "registration/account_mail_throttled.html", status=429)
 
     def confirm_url(token: str) -> str:
-        return request.build_absolute_uri(reverse("email_change_confirm", args=[token]))
+        return absolute_url(reverse("email_change_confirm", args=[token]))
 
     if submit_form(
         request,

@@ -14,20 +14,28 @@ from dataclasses import dataclass
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import PasswordResetForm
+from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm
 from django.core import signing
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 
+from common.site import absolute_url, site_domain
 from outbox.mail import send_mail_on_commit
+from teams import hooks
 
 EMAIL_CHANGE_SALT = "moonlight.email-change"
 
 
 class OutboxPasswordResetForm(PasswordResetForm):
     """Django's password reset form (it never says whether an address has an account), with the
-    mail sent through the outbox instead of from the request."""
+    mail sent through the outbox instead of from the request, and its link on ``SITE_URL``'s host
+    (never the request's)."""
+
+    def save(self, **kwargs):
+        domain, use_https = site_domain()
+        return super().save(**{**kwargs, "domain_override": domain, "use_https": use_https})
 
     def send_mail(
         self, subject_template_name, email_template_name, context, from_email, to_email, html_email_template_name=None
@@ -35,6 +43,40 @@ class OutboxPasswordResetForm(PasswordResetForm):
         subject = render_to_string(subject_template_name, context)
         body = render_to_string(email_template_name, context)
         send_mail_on_commit(subject=subject, body=body, to=[to_email], description="Mail: password reset")
+
+
+class RevokingSetPasswordForm(SetPasswordForm):
+    """Django's form of a new password after a reset link, stored by ``account_password_set``."""
+
+    def save(self, commit=True):
+        self.revoked = account_password_set(user=self.user, password=self.cleaned_data["new_password1"])
+        return self.user
+
+
+def account_password_set(*, user, password: str) -> list[str]:
+    """Store ``user``'s new password (a change or a reset) and revoke, in the same transaction,
+    what the old one let someone make (the API tokens: ``teams.hooks``); the account's address is
+    told after the commit. Returns what was revoked, for the page to say."""
+    with transaction.atomic():
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        revoked = hooks.run_password_set(user)
+        if revoked and user.email:
+            send_mail_on_commit(
+                subject=f"Your Moonlight League password was changed: {' and '.join(revoked)} revoked",
+                body=render_to_string(
+                    "registration/password_revoked_notice.txt",
+                    {"user": user, "revoked": revoked, "token_url": absolute_url(reverse("data:token"))},
+                ),
+                to=[user.email],
+                description="Mail: password changed, API token revoked",
+            )
+    return revoked
+
+
+def revoked_message(revoked: list[str]) -> str:
+    what = " and ".join(revoked)
+    return f"{what[:1].upper()}{what[1:]} was revoked with your old password: make a new one if you need it."
 
 
 def email_in_use(email: str, *, other_than=None) -> bool:

@@ -55,6 +55,13 @@ class ThrottledPasswordChangeForm(PasswordChangeForm):
         self.request = request
         super().__init__(user, *args, **kwargs)
 
+    def save(self, commit=True):
+        """The new password through ``account_password_set`` (it revokes the API tokens)."""
+        from teams.accounts import account_password_set
+
+        self.revoked = account_password_set(user=self.user, password=self.cleaned_data["new_password1"])
+        return self.user
+
     def clean_old_password(self):
         old_password = self.cleaned_data["old_password"]
         checked = authenticate(self.request, username=self.user.get_username(), password=old_password)

@@ -16,7 +16,7 @@ from common.ui import add_service_errors, submit_form
 from games import registry as games
 from rules.engine import recruitment
 from rules.models import Profile
-from teams import selectors, services
+from teams import accounts, selectors, services
 from teams.forms import (
     NinjaRenameForm,
     RecruitForm,
@@ -64,6 +64,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def get_form_kwargs(self):
         return {**super().get_form_kwargs(), "request": self.request}
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        if form.revoked:
+            messages.info(self.request, accounts.revoked_message(form.revoked))
+        return response
 
 
 def team_list(request: HttpRequest) -> HttpResponse:

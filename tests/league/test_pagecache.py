@@ -244,3 +244,17 @@ def test_a_small_page_is_stored_as_it_is():
     assert served(kept, Request()) is kept
     Request.headers = {"Accept-Encoding": "br"}
     assert served(kept, Request()).content == large.content
+
+
+@pytest.mark.parametrize("path", ["/rules/", "/teams/"])
+def test_a_host_not_allowed_gets_400_even_for_a_cached_page(path):
+    """Issue 27, finding 18: a cache hit was answered before Django checked ALLOWED_HOSTS, so
+    `Host: evil.example` got the cached page (200). The host is checked first, for every request."""
+    anon = Client()
+    first = anon.get(path)
+    assert first.status_code == 200
+    again, _ = queries(anon, path)
+    assert again == 0  # a cache hit for an allowed host
+    refused = anon.get(path, HTTP_HOST="evil.example")
+    assert refused.status_code == 400
+    assert anon.get(path, HTTP_HOST="evil.example", HTTP_X_FORWARDED_HOST="testserver").status_code == 400

@@ -107,3 +107,8 @@ def test_a_browser_gets_the_stored_compressed_page_in_one_round_trip(redis_cache
     hit = Client(HTTP_ACCEPT_ENCODING="gzip").get(url)
     assert hit["Content-Encoding"] == "gzip" and gzip.decompress(hit.content) == page
     assert redis_commands == ["EVAL"]
+
+
+def test_the_host_is_checked_before_any_middleware_may_answer():
+    """Issue 27, finding 18: ALLOWED_HOSTS is checked by the first middleware."""
+    assert django_settings.MIDDLEWARE[0] == "league.middleware.AllowedHostMiddleware"

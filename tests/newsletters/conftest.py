@@ -13,6 +13,7 @@ celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
 @pytest.fixture(autouse=True)
 def locmem_email(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    settings.SITE_URL = "https://league.example"  # every email and feed link is on it (common/site.py)
 
 
 @pytest.fixture

@@ -24,9 +24,7 @@ def build_and_publish(seeded, capture):
         newsletter = services.newsletter_request(league=seeded.league, period=Period.round(1, 2))
     newsletter.refresh_from_db()
     with capture(execute=True):
-        services.newsletter_publish(
-            newsletter=newsletter, actor=seeded.league.master, base_url="https://league.example/"
-        )
+        services.newsletter_publish(newsletter=newsletter, actor=seeded.league.master)
     newsletter.refresh_from_db()
     return newsletter
 

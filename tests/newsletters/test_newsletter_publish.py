@@ -34,9 +34,7 @@ def built(seeded, django_capture_on_commit_callbacks):
 
 def publish(newsletter, actor, capture, **kw) -> Newsletter:
     with capture(execute=True):
-        published = services.newsletter_publish(
-            newsletter=newsletter, actor=actor, base_url="https://league.example/", **kw
-        )
+        published = services.newsletter_publish(newsletter=newsletter, actor=actor, **kw)
     published.refresh_from_db()
     return published
 
@@ -252,7 +250,7 @@ def test_the_feed_is_valid_atom_with_the_published_newsletters(
     assert feed.version == "atom10"
     assert feed.feed.title == "Moonlight Test League newsletters"
     assert [e.title for e in feed.entries] == [second.title, first.title]
-    assert feed.entries[0].link == "http://testserver" + second.get_absolute_url()
+    assert feed.entries[0].link == "https://league.example" + second.get_absolute_url()  # SITE_URL
     assert "Upset! Apes beat Squids 3–1" in feed.entries[0].summary
     assert feed.entries[0].id != feed.entries[1].id
     assert feed.entries[0].published_parsed is not None

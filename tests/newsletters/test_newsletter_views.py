@@ -78,7 +78,7 @@ def test_the_master_drafts_edits_previews_and_publishes_through_the_pages(
     assert response.status_code == 302
     newsletter.refresh_from_db()
     assert newsletter.is_published
-    assert newsletter.permalink == "http://testserver" + newsletter.get_absolute_url()
+    assert newsletter.permalink == "https://league.example" + newsletter.get_absolute_url()  # SITE_URL
     assert len(mailoutbox) == 5
     assert NewsletterDelivery.objects.filter(status="sent").count() == 5
 

@@ -7,8 +7,11 @@ machine.
 
     python manage.py seed_demo [--rounds 3] [--password SECRET]
 
-Without --password the demo players cannot log in (their passwords are unusable); the league's
-pages are public.
+``--password`` is the password of every demo user (``demo-master`` and the players), set when
+they are made and set again for those that already exist, so a second run with a new password
+changes it (issue 27, finding 1). ``make run`` seeds with ``--password moonlight-demo``
+(``DEMO_PASSWORD`` in the Makefile). Without --password new demo users cannot log in (their
+passwords are unusable) and existing ones keep theirs; the league's pages are public.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import random
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
@@ -111,12 +115,22 @@ KAGE_ROUND_ONE = [
 ]
 
 
+def demo_usernames() -> list[str]:
+    """The demo's users: the master first, then every player of the three demos."""
+    players = [p for p, *_ in DEMO_TEAMS] + [p for p, _ in NINJUTSU_PLAYERS] + [p for p, _ in KAGE_PLAYERS]
+    return ["demo-master", *(f"demo-{p}" for p in dict.fromkeys(players))]
+
+
 class Command(BaseCommand):
     help = "Seed (once) the demo leagues: All-Stars, Ninjutsu and Kage Masters, each with rounds played."
 
     def add_arguments(self, parser):
         parser.add_argument("--rounds", type=int, default=3, help="Rounds of the round robin to play (0-5).")
-        parser.add_argument("--password", default="", help="Password for the demo players (default: none).")
+        parser.add_argument(
+            "--password",
+            default="",
+            help="Password for the demo users, new and existing (default: none; existing ones keep theirs).",
+        )
 
     def handle(self, *args, rounds: int, password: str, **options):
         if not Clan.objects.exists():
@@ -126,10 +140,10 @@ class Command(BaseCommand):
             (
                 DEMO_SLUG,
                 "The demo league is already seeded.",
-                lambda: self._seed(rounds=max(0, min(rounds, len(DEMO_TEAMS) - 1)), password=password),
+                lambda: self._seed(rounds=max(0, min(rounds, len(DEMO_TEAMS) - 1))),
             ),
-            (NINJUTSU_SLUG, "The Ninjutsu demo league is already seeded.", lambda: self._seed_ninjutsu(password)),
-            (KAGE_SLUG, "The Kage Masters demo league is already seeded.", lambda: self._seed_kage(password)),
+            (NINJUTSU_SLUG, "The Ninjutsu demo league is already seeded.", self._seed_ninjutsu),
+            (KAGE_SLUG, "The Kage Masters demo league is already seeded.", self._seed_kage),
         ]
         for slug, seeded, seed in seeders:
             if League.objects.filter(slug=slug).exists():
@@ -138,21 +152,37 @@ class Command(BaseCommand):
             with transaction.atomic():
                 league = seed()
             self.stdout.write(self.style.SUCCESS(f"Seeded {league.name}: {league.get_absolute_url()}"))
+        self._set_passwords(password)
 
-    def _user(self, username: str, password: str):
+    def _set_passwords(self, password: str) -> None:
+        """Give every demo user that exists ``password``, and say how to log in."""
+        usernames = demo_usernames()
+        if not password:
+            self.stdout.write(
+                "The demo users keep their passwords (new ones have none, and cannot log in): "
+                "python manage.py seed_demo --password SECRET gives them all one."
+            )
+            return
+        # One hash for them all (a strong hash costs a fraction of a second, and `make run` sets it
+        # on every start): they share the password anyway, so a shared salt tells nothing more.
+        get_user_model().objects.filter(username__in=usernames).update(password=make_password(password))
+        self.stdout.write(
+            f"Log in as demo-master (the ninja master) or a player ({', '.join(usernames[1:4])}, ...) "
+            f"with the password {password}."
+        )
+
+    def _user(self, username: str):
+        """A demo user (made with an unusable password: ``_set_passwords`` gives them one)."""
         User = get_user_model()
         user, created = User.objects.get_or_create(username=username, defaults={"email": f"{username}@example.org"})
         if created:
-            if password:
-                user.set_password(password)
-            else:
-                user.set_unusable_password()
-            user.save()
+            user.set_unusable_password()
+            user.save(update_fields=["password"])
         return user
 
-    def _seed(self, *, rounds: int, password: str) -> League:
+    def _seed(self, *, rounds: int) -> League:
         rng = random.Random(DEMO_SEED)
-        master = self._user("demo-master", password)
+        master = self._user("demo-master")
         league = League.objects.create(
             name="Moonlight Demo League",
             slug=DEMO_SLUG,
@@ -164,7 +194,7 @@ class Command(BaseCommand):
             league=league, format=Season.Format.ROUND_ROBIN, name="Season of the Moon", playoff_teams=4
         )
         for username, team_name, clan, roster in DEMO_TEAMS:
-            owner = self._user(f"demo-{username}", password)
+            owner = self._user(f"demo-{username}")
             team = team_services.team_create(
                 owner=owner, name=team_name, clan=Clan.objects.get(slug=clan), league=league
             )
@@ -186,18 +216,18 @@ class Command(BaseCommand):
                 self._play(match, master=master, rng=rng, challenges=challenges)
         return league
 
-    def _players_league(self, *, slug: str, name: str, game: str, description: str, password: str):
+    def _players_league(self, *, slug: str, name: str, game: str, description: str):
         """A league of a players' game with its master and players joined under display names."""
-        master = self._user("demo-master", password)
+        master = self._user("demo-master")
         league = league_services.league_create(master=master, name=name, game=game, description=description)
         if league.slug != slug:  # the demo's address is its name's (how seeding knows it is done)
             raise CommandError(f"The demo league {name!r} would live at {league.slug!r}, not {slug!r}.")
         return league, master
 
-    def _join(self, league: League, players, password: str) -> None:
+    def _join(self, league: League, players) -> None:
         for username, display_name in players:
             entry = league_services.player_apply(
-                user=self._user(f"demo-{username}", password), league=league, display_name=display_name
+                user=self._user(f"demo-{username}"), league=league, display_name=display_name
             )
             league_services.application_accept(team=entry)
 
@@ -214,7 +244,7 @@ class Command(BaseCommand):
         job, _ = simulations.simulation_request(actor=master, scope="round", season=season, seed=seed)
         simulations.simulation_job_run(job_id=job.pk)
 
-    def _seed_ninjutsu(self, password: str) -> League:
+    def _seed_ninjutsu(self) -> League:
         """Ninjutsu: six players, a round robin; round 1 entered and confirmed, rounds 2 and 3 simulated."""
         league, master = self._players_league(
             slug=NINJUTSU_SLUG,
@@ -222,10 +252,9 @@ class Command(BaseCommand):
             game=games.NINJUTSU,
             description="A demo Ninjutsu league: six players, one on one, find and kill the Soke. Round 1 "
             "was entered at the club, rounds 2 and 3 were simulated.",
-            password=password,
         )
         season = league_services.season_create(league=league, format=Season.Format.ROUND_ROBIN, name="Dojo Season")
-        self._join(league, NINJUTSU_PLAYERS, password)
+        self._join(league, NINJUTSU_PLAYERS)
         run = league_services.schedule_request(
             season=season, kind=ScheduleRun.Kind.ROUND_ROBIN, actor=master, seed=DEMO_SEED
         )
@@ -238,7 +267,7 @@ class Command(BaseCommand):
             self._simulate_round(season, master=master, seed=DEMO_SEED + number)
         return league
 
-    def _seed_kage(self, password: str) -> League:
+    def _seed_kage(self) -> League:
         """Kage Masters: nine players at tables of 3 to 5 over four rounds; round 1's tables entered
         and confirmed, round 2's laid by the table scheduler and simulated."""
         league, master = self._players_league(
@@ -247,12 +276,11 @@ class Command(BaseCommand):
             game=games.KAGE_MASTERS,
             description="A demo Kage Masters league: nine players at tables of 3 to 5, one point for each "
             "opponent beaten. Round 1 was entered at the club, round 2 was simulated.",
-            password=password,
         )
         season = league_services.season_create(
             league=league, format=Season.Format.TABLES, name="Kage Season", swiss_rounds=4
         )
-        self._join(league, KAGE_PLAYERS, password)
+        self._join(league, KAGE_PLAYERS)
         for number in (1, 2):
             run = league_services.schedule_request(
                 season=season, kind=ScheduleRun.Kind.TABLES, actor=master, seed=DEMO_SEED + number
