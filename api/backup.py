@@ -24,6 +24,7 @@ from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Q
 
+from common.text import unstorable
 from league.models import BracketSlot, Bye, League, Round, ScheduleRun, Season, SeasonEntry
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from newsletters.models import Newsletter
@@ -177,6 +178,9 @@ def league_import(document: dict) -> League:
     """Create the league of ``document`` in an empty database (no league, team or match yet)."""
     if document.get("format") != FORMAT or document.get("version") != VERSION:
         raise ValidationError(f"Not a {FORMAT} document of version {VERSION}.")
+    problem = unstorable(document)
+    if problem:
+        raise ValidationError(f"The document holds {problem}, which no field may hold.")
     if League.objects.exists() or Team.objects.exists() or Match.objects.exists():
         raise ValidationError("Import into an empty database: this one already holds leagues, teams or matches.")
     catalog = _catalog_lookup()

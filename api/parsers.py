@@ -4,6 +4,12 @@ deeper than ``API_MAX_JSON_DEPTH`` (or not JSON, or not UTF-8) a 400, before any
 DRF's own JSONParser reads the whole stream (Django's ``DATA_UPLOAD_MAX_MEMORY_SIZE`` does not apply
 to it) and lets ``json`` recurse as deep as the document goes, so a body of ten thousand ``[`` was a
 RecursionError, a 500. The depth is measured by one linear scan before ``json.loads`` runs.
+
+A string no field may hold is a 400 here too, key or value, at any depth (issue 27, item 16): a
+lone surrogate (``"\\ud800"``: valid JSON, but no UTF-8 can encode it, so a choice field that echoed
+it into its error made an answer that could not be written, a 500) and a NUL (``"\\u0000"``, which
+PostgreSQL's text refuses: a slug lookup sent it to the database, a DataError). The parsed document
+is walked once, without recursion.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ from django.conf import settings
 from rest_framework import status
 from rest_framework.exceptions import APIException, ParseError
 from rest_framework.parsers import BaseParser
+
+from common.text import unstorable
 
 
 class PayloadTooLarge(APIException):
@@ -63,6 +71,10 @@ class BoundedJSONParser(BaseParser):
         if json_depth(raw) > settings.API_MAX_JSON_DEPTH:
             raise ParseError(f"The JSON document is nested too deeply: at most {settings.API_MAX_JSON_DEPTH} levels.")
         try:
-            return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+            document = json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
         except (ValueError, UnicodeDecodeError) as exc:
             raise ParseError(f"The body is not valid JSON: {exc}") from None
+        problem = unstorable(document)
+        if problem:
+            raise ParseError(f"The body holds {problem} (\\u0000, or \\ud800 to \\udfff alone): no field may hold one.")
+        return document

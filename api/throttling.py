@@ -8,12 +8,19 @@ import logging
 from django.conf import settings
 from rest_framework.throttling import AnonRateThrottle, UserRateThrottle
 
+from common.addresses import client_address
+
 logger = logging.getLogger(__name__)
 
 
 class _SettingsRate:
     def get_rate(self):
         return settings.API_THROTTLE_RATES[self.scope]
+
+    def get_ident(self, request):
+        """The client's address from the declared proxy depth, never the whole X-Forwarded-For
+        header (DRF's default without NUM_PROXIES: a fresh allowance for every forged value)."""
+        return client_address(request) or "unknown"
 
     def allow_request(self, request, view):
         self.rate = self.get_rate()

@@ -22,10 +22,14 @@ Every form and model of the site uses the fields below (issue 11, finding 6):
   "Probe League\u200b" and "Prοbe League" (Greek omicron) share one key; models keep it in a
   column with a unique constraint, so the database refuses the second one even when two requests
   race.
+* **Documents** (a JSON body of the API, an imported league) may hold no NUL and no lone surrogate
+  in any string, key or value (:func:`unstorable`, issue 27, item 16): PostgreSQL's text refuses
+  the one and no UTF-8 can encode the other, so either was a 500 wherever it went.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 
@@ -294,3 +298,25 @@ class NameKeyMixin:
             update_fields = set(update_fields)
             update_fields |= {f.name for f in self._name_key_fields() if f.source in update_fields}
         super().save(*args, update_fields=update_fields, **kwargs)
+
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def unstorable(document) -> str | None:
+    """What makes a parsed JSON document unfit for any field: "a NUL character" or "a lone
+    surrogate" in one of its strings (keys included, at any depth), or None. One pass over the
+    document, without recursion."""
+    pending = [document]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            found = _UNSTORABLE.search(item)
+            if found:
+                return "a NUL character" if found.group() == "\x00" else "a lone surrogate"
+        elif isinstance(item, dict):
+            pending.extend(item)
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return None

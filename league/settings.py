@@ -328,6 +328,15 @@ PERMISSIONS_POLICY = {
 }
 if env_bool("USE_X_FORWARDED_PROTO", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# How many proxies of ours stand in front of the site, each appending to X-Forwarded-For: 0 ignores
+# the header (REMOTE_ADDR is the client). Every limiter reads the client's address through
+# common.addresses.client_address, and DRF's NUM_PROXIES is the same number (issue 27, item 15).
+TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "0"))
+if TRUSTED_PROXY_COUNT < 0:
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured("TRUSTED_PROXY_COUNT is a number of proxies: 0 or more.")
+AXES_CLIENT_IP_CALLABLE = "common.addresses.client_address"
 
 # The public REST API (api/, docs/api.md): token or session authentication, JSON only, bounded
 # bodies and pages, throttled per address (anonymous) and per member.
@@ -353,6 +362,7 @@ REST_FRAMEWORK = {
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonThrottle", "api.throttling.MemberThrottle"],
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,  # api.throttling reads common.addresses, which agrees
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

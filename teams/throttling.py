@@ -17,10 +17,12 @@ from __future__ import annotations
 
 from axes.conf import settings as axes_settings
 from axes.handlers.database import AxesDatabaseHandler
-from axes.helpers import get_client_ip_address, get_failure_limit, get_lockout_parameters
+from axes.helpers import get_failure_limit, get_lockout_parameters
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Sum
+
+from common.addresses import client_address as _client_address
 
 
 def _is_address_only(parameter) -> bool:
@@ -55,8 +57,8 @@ class LeagueAxesHandler(AxesDatabaseHandler):
 
 
 def client_address(request) -> str:
-    """The client's address as axes sees it (REMOTE_ADDR unless axes is told about a proxy)."""
-    return get_client_ip_address(request) or request.META.get("REMOTE_ADDR", "") or "unknown"
+    """The client's address, as axes sees it too (``TRUSTED_PROXY_COUNT``, common/addresses.py)."""
+    return _client_address(request) or "unknown"
 
 
 def _within_limit(key: str, limit: int, window: int) -> bool:

@@ -62,7 +62,11 @@ def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
             problems.append("This season has no playoffs.")
         if entries < 2:
             problems.append("A playoff needs at least two teams.")
-        if season.matches.regular().open().exists():
+        # The regular season must exist before it is over: "every fixture decided" holds of none
+        # (issue 27, item 3).
+        if not season.matches.regular().exists():
+            problems.append("The season has no regular-season fixtures yet: generate and play them first.")
+        elif season.matches.regular().open().exists():
             problems.append("Every regular-season fixture must be played (or voided) before the playoffs.")
         return 1, problems
     if FORMAT_KIND.get(season.format) != kind:

@@ -109,6 +109,18 @@ def test_import_refuses_a_database_that_is_not_empty(world):
         league_import({"format": "something else"})
 
 
+@pytest.mark.parametrize("poison", ["\x00", "\ud800"])
+def test_import_refuses_a_nul_or_a_lone_surrogate_anywhere(world, poison):
+    """Issue 27, item 16: the import is a JSON boundary too; PostgreSQL refuses a NUL, UTF-8 a lone
+    surrogate. Refused before anything else is looked at, so nothing is written."""
+    from django.core.exceptions import ValidationError
+
+    document = json.loads(league_export_json(world.league))
+    document["users"] = [*document["users"][:-1], f"trust{poison}"]
+    with pytest.raises(ValidationError, match="no field may hold"):
+        league_import(document)
+
+
 def test_the_masters_download(world, client):
     client.force_login(world.users["master"])
     url = reverse("exports:league_export", kwargs={"slug": "lantern"})

@@ -1,5 +1,5 @@
 """Hostile JSON at every write of the API: too large (413), nested too deep, not JSON, wrong types,
-huge numbers, long strings, NUL bytes (400), never a 500, and nothing written."""
+huge numbers, long strings, NUL bytes and lone surrogates (400), never a 500, and nothing written."""
 
 from __future__ import annotations
 
@@ -152,3 +152,93 @@ def test_hostile_ids_in_the_path_are_404(world, api):
     ):
         assert client.get(url, HTTP_ACCEPT="application/json").status_code == 404, url
     assert client.get("/api/v1/matches/" + "9" * 18 + "/", HTTP_ACCEPT="application/json").status_code == 404
+
+
+# --- strings no field may hold (issue 27, item 16) --------------------------------------------------
+
+#: A lone surrogate cannot be encoded: a choice field echoed it into its error and the answer was a
+#: 500. A NUL byte cannot be stored (PostgreSQL's text): a slug lookup sent it to the database, a
+#: DataError. Both are refused where the body is parsed, in a key or a value, at any depth.
+POISON = {"a lone high surrogate": "\\ud800", "a lone low surrogate": "\\udfff", "a NUL": "\\u0000"}
+
+
+def _poisoned(world) -> list[tuple[str, str, str, str]]:
+    """(what, role, url, JSON text with ``{X}`` where the poison goes): every API write, with the
+    poison in each choice field and slug lookup it reads, in a key, and deep in a list."""
+    from tests.trust.world import KAGE_RECORD, NINJUTSU_RECORD
+
+    def at(name: str, obj) -> str:
+        return reverse(name, kwargs={"pk": obj.pk})
+
+    ninjutsu = json.dumps({**NINJUTSU_RECORD, "ending": "{X}"})
+    seats = [dict(seat) for seat in KAGE_RECORD["seats"]]
+    seats[1]["kage_master"] = "{X}"
+    kage = json.dumps({**KAGE_RECORD, "seats": seats})
+    upkeep = '{"sides": [{"slot": 1, "points": 1}], "upkeep": [{"ninja": 1, "decision": "{X}"}]}'
+    cases = [
+        ("draft: decision", "player", at("api:match-draft", world.open_match), upkeep),
+        ("result: decision", "player", at("api:match-result", world.open_match), upkeep),
+        ("result: ending", "player", at("api:match-result", world.extra["ninjutsu_open"]), ninjutsu),
+        ("result: kage_master", "player", at("api:match-result", world.extra["kage_open"]), kage),
+        ("reject: reason", "other_player", at("api:match-reject", world.submitted), '{"reason": "{X}"}'),
+        ("schedule: kind", "other_master", at("api:season-schedule", world.other_season), '{"kind": "{X}"}'),
+        (
+            "schedule: challenge slug",
+            "other_master",
+            at("api:season-schedule", world.other_season),
+            '{"kind": "round_robin", "challenge": "brawl{X}"}',
+        ),
+        ("settle: pick", "master", at("api:match-settle", world.extra["ninjutsu_disputed"]), '{"pick": "{X}"}'),
+        ("settle: pick (All-Stars)", "master", at("api:match-settle", world.extra["disputed"]), '{"pick": "{X}"}'),
+    ]
+    for name in WRITE_NAMES:  # a key, and a string deep in a list, at every write
+        url = next(u for _, _, u, _ in cases if u.endswith(name.split("-")[-1] + "/"))
+        role = next(r for _, r, u, _ in cases if u == url)
+        cases.append((f"{name}: a key", role, url, '{"{X}": 1}'))
+        cases.append((f"{name}: deep", role, url, '{"sides": [{"slot": 1, "points": 1, "x": [["{X}"]]}]}'))
+    return cases
+
+
+def test_lone_surrogates_and_nul_bytes_are_400_at_every_write_and_nothing_is_written(world, api, settings):
+    settings.DEBUG_PROPAGATE_EXCEPTIONS = True
+    failures = []
+    for what, role, url, template in _poisoned(world):
+        for poison_name, poison in POISON.items():
+            body = template.replace("{X}", poison).encode()
+            client = api(role)  # a client of its own: one whose request raised keeps the exception
+            with transaction.atomic():
+                try:
+                    with watch_writes() as watched:
+                        resp = client.post(url, raw=body)
+                except Exception as exc:  # a 500, raised by the test client
+                    failures.append(f"{what}, {poison_name}: {type(exc).__name__}: {str(exc)[:120]}")
+                    transaction.set_rollback(True)
+                    continue
+                transaction.set_rollback(True)
+            detail = resp.json().get("detail") if resp.status_code == 400 else None
+            if not (isinstance(detail, str) and detail.startswith("The body holds")) or watched.changed:
+                failures.append(f"{what}, {poison_name}: {resp.status_code} {resp.content[:160]!r}, {watched.changed}")
+    assert not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "/api/v1/leaderboards/?scope=league&league=lantern%00",
+        "/api/v1/ratings/?league=%00",
+        "/api/v1/matches/?status=%00",
+        "/api/v1/teams/?league=lan%00tern",
+        "/api/v1/rules/profiles/?clan=%00",
+        "/api/v1/leagues/lantern%00/",
+        "/api/v1/rules/clans/tora%00/",
+        "/api/v1/rules/challenges/brawl%00/",
+        "/api/v1/leaderboards/?scope=league&league=%ED%A0%80",  # a lone surrogate's UTF-8: not UTF-8
+        "/api/v1/rules/clans/%ED%A0%80/",
+    ],
+)
+def test_nul_in_a_query_string_or_a_path_lookup_is_400_or_404(world, api, settings, address):
+    """Issue 27, item 16: NUL never reaches PostgreSQL from a query string or a path either (the
+    control-character middleware, league/middleware.py), whatever the lookup."""
+    settings.DEBUG_PROPAGATE_EXCEPTIONS = True
+    resp = api().client.get(address, HTTP_ACCEPT="application/json")
+    assert resp.status_code in (400, 404), (address, resp.status_code)

@@ -54,6 +54,8 @@ def test_two_masters_clicks_at_once_make_one_schedule(postgres_tx, catalog):
 @pytest.mark.slow(reason="two PostgreSQL connections racing in threads, each committing")
 def test_two_playoff_confirmations_at_once_make_one_final(postgres_tx, catalog):
     season = make_season(4, format=Season.Format.SELF_ARRANGED, playoff_teams=4)
+    a, b = [e.team for e in season.entries.select_related("team").order_by("id")[:2]]
+    play(services.fixture_arrange(season=season, home=a, away=b), 3, 0)  # the playoffs follow a regular season
     generate(season, ScheduleRun.Kind.PLAYOFF)
     semis = list(Match.objects.filter(season=season, stage="playoff-1"))
     for m in semis:

@@ -402,6 +402,30 @@ def test_playoffs_need_the_regular_season_played():
     assert Match.objects.filter(season=season, stage="").count() == 6
 
 
+def test_playoffs_refused_before_the_regular_season_has_a_fixture_and_nothing_is_written():
+    """Issue 27, item 3: "every regular fixture played" held when there were none, so a round robin
+    season's playoffs could start (a final of seeds 1 and 2, nothing played) before its schedule,
+    which could then never be generated."""
+    season = make_season(4, playoff_teams=2)
+    _, problems = services.schedule_next(season, ScheduleRun.Kind.PLAYOFF)
+    assert any("no regular-season fixtures" in p for p in problems)
+    with pytest.raises(ValidationError, match="no regular-season fixtures"):
+        services.schedule_request(season=season, kind=ScheduleRun.Kind.PLAYOFF)
+    assert not ScheduleRun.objects.filter(season=season).exists()
+    assert not Match.objects.filter(season=season).exists() and not BracketSlot.objects.filter(season=season).exists()
+    # the round robin can still be generated, and the playoffs wait for every fixture of it
+    assert services.schedule_next(season, RR)[1] == []
+    generate(season, RR)
+    assert regular(season).count() == 6
+    for r in range(1, 3):
+        play_round(season, r)
+    with pytest.raises(ValidationError, match="regular-season"):
+        services.schedule_request(season=season, kind=ScheduleRun.Kind.PLAYOFF)
+    play_round(season, 3)
+    assert services.schedule_next(season, ScheduleRun.Kind.PLAYOFF)[1] == []
+    assert generate(season, ScheduleRun.Kind.PLAYOFF).status == ScheduleRun.Status.DONE
+
+
 def test_generation_reports_progress_fixture_by_fixture():
     season = make_season(5)
     run = services.schedule_request(season=season, kind=RR)

@@ -278,6 +278,29 @@ def test_swiss_and_weekly_next_round_from_the_season_page(client, django_capture
 # --- playoffs ------------------------------------------------------------------------------------
 
 
+def test_start_the_playoffs_is_offered_only_once_every_regular_fixture_is_decided(
+    client, django_assert_max_num_queries
+):
+    """Issue 27, item 3: the season page offered "Start the playoffs" before any fixture existed."""
+    season = make_season(4, playoff_teams=2)
+    login(client, season.league.master)
+    button = 'value="Start the playoffs (top 2)"'
+    with django_assert_max_num_queries(20):
+        page = client.get(season.get_absolute_url()).content.decode()
+    assert button not in page and "no regular-season fixtures" in page
+    assert 'value="Generate the whole schedule"' in page
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    for r in range(1, 3):
+        play_round(season, r)
+    with django_assert_max_num_queries(20):
+        page = client.get(season.get_absolute_url()).content.decode()
+    assert button not in page
+    play_round(season, 3)
+    with django_assert_max_num_queries(20):
+        page = client.get(season.get_absolute_url()).content.decode()
+    assert button in page
+
+
 def test_bracket_page_and_advance(client, django_assert_max_num_queries, django_capture_on_commit_callbacks):
     season = make_season(4, playoff_teams=4)
     generate(season, ScheduleRun.Kind.ROUND_ROBIN)
