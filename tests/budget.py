@@ -5,7 +5,9 @@ setup, call and teardown together. A test that needs more is marked ``@pytest.ma
 with why; a marker without a reason stops the run before it starts. At the end of every run:
 
 * the tests over the budget that are not marked slow (on a quiet machine the list is empty);
-* the slowest ten tests, with their setup, call and teardown added up.
+* the slowest ten tests, with their setup, call and teardown added up;
+* each worker's start-up (its first test's set-up, where the session's fixtures are made: the
+  test database created or checked), which is no test's own cost.
 
 The slow tests are also run first: with pytest-xdist's scheduling, the long ones start while the
 short ones fill in behind them, so a 90-second browser audit does not set the run's tail.
@@ -49,8 +51,19 @@ def slow_first(items: list) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
+#: The set-up of each worker's first test, which also sets up the session (the test database is
+#: created or checked, the catalog loaded): the run's start-up, not that test's cost.
+_startup: dict[str, float] = {}
+
+
 def pytest_runtest_logreport(report):
-    # Under xdist this runs in the controller, with every worker's reports.
+    # Under xdist this runs in the controller, with every worker's reports (``report.node`` is the
+    # worker that ran the test).
+    node = getattr(report, "node", None)
+    worker = getattr(getattr(node, "gateway", None), "id", "main")
+    if report.when == "setup" and worker not in _startup:
+        _startup[worker] = report.duration
+        return
     _durations[report.nodeid] = _durations.get(report.nodeid, 0.0) + report.duration
     if "slow" in report.keywords:
         _marked_slow.add(report.nodeid)
@@ -83,6 +96,11 @@ def pytest_terminal_summary(terminalreporter):
             write(f"  {seconds:7.2f} s  {nodeid}")
     else:
         write(f"every test not marked slow ran within the {BUDGET_SECONDS:g} s budget")
+    if _startup:
+        write(
+            "start-up (each worker's first set-up: the test database and the session's fixtures): "
+            + ", ".join(f"{worker} {seconds:.1f} s" for worker, seconds in sorted(_startup.items()))
+        )
     write("the slowest ten (setup + call + teardown):")
     for nodeid, seconds in sorted(_durations.items(), key=lambda pair: -pair[1])[:10]:
         flag = "slow" if nodeid in _marked_slow else "    "

@@ -161,6 +161,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.slow(reason="starts gunicorn with the repository's config in a process of its own")
 def test_gunicorn_with_the_repositorys_config_sends_no_server_banner(tmp_path):
     """The Procfile's web command, on a free loopback port, against a SQLite file of its own."""
     port = free_port()
