@@ -81,7 +81,7 @@ class HouseRules(models.Model):
     revenue_win = models.PositiveSmallIntegerField(default=rules_league.WIN_KOBAN)
     revenue_draw = models.PositiveSmallIntegerField(
         default=rules_league.DEFAULT_DRAW_KOBAN,
-        help_text="The rulebook gives no draw revenue; the default is our ruling (docs/rulings.md).",
+        help_text="The rulebook gives no revenue for a draw: this is the league's own figure.",
     )
     revenue_loss = models.PositiveSmallIntegerField(default=rules_league.LOSS_KOBAN)
     points_win = models.PositiveSmallIntegerField(default=3)
@@ -136,12 +136,12 @@ class HouseRules(models.Model):
         choices=SwissOrder.choices,
         default=SwissOrder.TABLE,
         blank=True,
-        help_text="Swiss seasons: how teams with the same points are ordered for pairing (docs/ratings.md).",
+        help_text="Swiss seasons: how teams with the same points are ordered for pairing.",
     )
 
     several_teams_per_owner = models.BooleanField(
         default=False,
-        help_text="A player may enter more than one team in the same season (issue 14). Off: one team per player.",
+        help_text="A player may enter more than one team in the same season. Off: one team per player.",
     )
 
     # Ninjutsu (issue 17): the book has no time limit and no draws; a league may set one.
@@ -288,7 +288,7 @@ class League(NameKeyMixin, HouseRules):
         max_length=20,
         choices=games.CHOICES,
         default=games.DEFAULT,
-        help_text="The game the league plays, chosen when it is founded and fixed after (docs/leagues.md, Games).",
+        help_text="The game the league plays, chosen when it is founded and fixed after.",
     )
     description = MultiLineField(blank=True, max_length=5000)
     master = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="mastered_leagues")

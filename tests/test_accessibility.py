@@ -295,6 +295,17 @@ def eager_tasks():
 VISITORS = ("anonymous", "player", "master")  # the team owner sees the roster's action column
 
 
+#: What a page must not show a player: the project's own bookkeeping (issue 27, finding 10).
+INTERNAL_REFERENCES = re.compile(r"\bdocs/[\w-]+\.md\b|\b[Ii]ssues? \d+\b")
+
+
+def internal_reference_problems(html: str) -> list[str]:
+    """Issue numbers and docs/ files in a page (its text, attributes and help texts; HTML comments
+    aside): a player reads the rulebook's words, not the project's tracker."""
+    shown = re.sub(r"<!--.*?-->", "", html, flags=re.S)
+    return [f"shows an internal reference: {match.group(0)!r}" for match in INTERNAL_REFERENCES.finditer(shown)]
+
+
 def seed_pages_world():
     """The permission matrix's world, with an email that failed so the master's deliveries page
     shows its table."""
@@ -341,6 +352,7 @@ def test_every_page_has_a_skip_link_and_labelled_tables(catalog, eager_tasks):
                 checked.add(name)
                 doc = parse(html)
                 problems += [f"{url} as {role}: {p}" for p in skip_link_problems(doc) + table_problems(doc)]
+                problems += [f"{url} as {role}: {p}" for p in internal_reference_problems(html)]
     assert not problems, "\n".join(problems)
     # The pages with tables are among those checked (a page that stopped rendering would hide here).
     assert {
