@@ -15,6 +15,11 @@ urlpatterns = [
     path("<int:pk>/simulate/", simulation_views.simulate_fixture, name="simulate"),
     path("simulate/<slug:slug>/<int:number>/round/", simulation_views.simulate_round, name="simulate_round"),
     path("simulate/<slug:slug>/<int:number>/season/", simulation_views.simulate_season, name="simulate_season"),
+    path(
+        "simulate/<slug:slug>/<int:number>/regular/",
+        simulation_views.simulate_regular_season,
+        name="simulate_regular_season",
+    ),
     path("simulations/<int:pk>/", simulation_views.simulation_job, name="simulation_job"),
     path(
         "simulations/tasks/<str:task_id>/", outbox_views.task_status, {"kind": "simulation"}, name="simulation_status"

@@ -81,7 +81,8 @@ def _season_post(request: HttpRequest, slug: str, number: int, scope: str) -> Ht
     season = get_object_or_404(Season.objects.select_related("league"), league__slug=slug, number=number)
     if not is_league_master(request.user, season.league):
         raise PermissionDenied("Only the league's ninja master may simulate the season.")
-    weekly = 1 if scope == SimulationJob.Scope.SEASON and season.format == Season.Format.RANDOM_WEEKLY else None
+    whole = scope in (SimulationJob.Scope.SEASON, SimulationJob.Scope.REGULAR)
+    weekly = 1 if whole and season.format == Season.Format.RANDOM_WEEKLY else None
     form = SimulateForm(request.POST, label="Simulate", action="", weekly_rounds=weekly)
     if not form.is_valid():
         messages.error(request, "That simulation request was not understood.")
@@ -104,6 +105,12 @@ def simulate_round(request: HttpRequest, slug: str, number: int) -> HttpResponse
 @require_POST
 def simulate_season(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _season_post(request, slug, number, SimulationJob.Scope.SEASON)
+
+
+@login_required
+@require_POST
+def simulate_regular_season(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return _season_post(request, slug, number, SimulationJob.Scope.REGULAR)
 
 
 def _job(**lookup) -> SimulationJob:

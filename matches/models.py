@@ -334,6 +334,7 @@ class SimulationJob(RecoverableJob):
         MATCH = "match", "This fixture"
         ROUND = "round", "This round"
         SEASON = "season", "The rest of the season"
+        REGULAR = "regular", "The rest of the regular season"
 
     class Policy(models.TextChoices):
         AUTO = "auto", "Make the post-game choices by the stated policy"
@@ -380,7 +381,7 @@ class SimulationJob(RecoverableJob):
             ),
             models.UniqueConstraint(
                 fields=["season"],
-                condition=models.Q(status__in=["pending", "running"], scope__in=["round", "season"]),
+                condition=models.Q(status__in=["pending", "running"], scope__in=["round", "season", "regular"]),
                 name="one_open_simulation_per_season",
             ),
         ]

@@ -136,13 +136,13 @@ def simulation_request(
             if not is_league_master(actor, season.league):
                 raise PermissionDenied("Only the league's ninja master may simulate the season.")
             _refuse_without_simulator(season.league)
-            existing = SimulationJob.objects.filter(
-                season=season, scope__in=["round", "season"], status__in=OPEN
-            ).first()
+            existing = SimulationJob.objects.filter(season=season, scope__in=SEASON_SCOPES, status__in=OPEN).first()
             if existing is not None:
                 return _asked_again(existing), False
             if season.is_finished:
                 raise ValidationError("The season is over.")
+            if scope == SimulationJob.Scope.REGULAR and season.bracket_slots.exists():
+                raise ValidationError("The playoffs have started: the regular season is over.")
             fields = {"league_id": season.league_id, "season": season}
             if scope == SimulationJob.Scope.ROUND:
                 current = next_round(season)
@@ -165,6 +165,16 @@ def simulation_request(
         except IntegrityError:  # pragma: no cover - the row locks above serialise requests
             raise ValidationError("A simulation is already running here.") from None
     return job, True
+
+
+#: The jobs of a season: one at a time.
+SEASON_SCOPES = (SimulationJob.Scope.ROUND, SimulationJob.Scope.SEASON, SimulationJob.Scope.REGULAR)
+
+
+def offers_regular_season(season: Season) -> bool:
+    """Whether "the rest of the regular season" means less than "the rest of the season": the
+    season has playoffs, not started yet."""
+    return season.playoff_teams >= 2 and not season.bracket_slots.exists()
 
 
 def simulation_job_failed(*, job_id: int, error: str) -> None:
@@ -243,7 +253,7 @@ def _season_remaining(job: SimulationJob, season: Season) -> int:
         # a round seats everyone at tables of 3 to 5: as many tables as games.tables would lay
         tables = len(table_sizes(n)) if n >= MIN_SIZE else 0
         remaining += max(0, (season.swiss_rounds or 0) - last) * tables
-    if season.playoff_teams >= 2 and not season.bracket_slots.exists():
+    if job.scope != SimulationJob.Scope.REGULAR and season.playoff_teams >= 2 and not season.bracket_slots.exists():
         remaining += min(season.playoff_teams, n) - 1
     return remaining
 
@@ -264,7 +274,8 @@ def _generate(season: Season, kind: str, round_number: int, job: SimulationJob) 
 
 def _run_season(job: SimulationJob, runner: _Runner) -> str:
     """Play every scheduled fixture, generating the next rounds (weekly, swiss) or the whole round
-    robin when none exists, then the playoffs if the season has them. Returns why it stopped."""
+    robin when none exists, then the playoffs if the season has them (not for "the rest of the
+    regular season"). Returns why it stopped."""
     season = job.season
     kind = FORMAT_KIND.get(season.format)
     while True:
@@ -295,6 +306,8 @@ def _run_season(job: SimulationJob, runner: _Runner) -> str:
         _generate(season, kind, round_number, job)
     if season.playoff_teams < 2:
         return "Every round of the season is played."
+    if job.scope == SimulationJob.Scope.REGULAR:
+        return "Every round of the regular season is played; the playoffs are yours to start."
     if not season.bracket_slots.exists():
         _, problems = schedule_next(season, ScheduleRun.Kind.PLAYOFF)
         if problems:

@@ -58,8 +58,17 @@ def simulate_season_panel(context, season: Season) -> dict:
         "round_form": SimulateForm(
             label=round_label, action=reverse("simulation:simulate_round", kwargs=kwargs), prefix_id="sim-round"
         ),
+        "regular_form": SimulateForm(
+            label="Simulate the rest of the regular season",
+            action=reverse("simulation:simulate_regular_season", kwargs=kwargs),
+            weekly_rounds=weekly,
+            prefix_id="sim-regular",
+            css="btn-outline-danger",
+        )
+        if simulation.offers_regular_season(season)
+        else None,
         "season_form": SimulateForm(
-            label="Simulate the rest of the season",
+            label="Simulate the rest of the season" + (", the playoffs too" if season.playoff_teams >= 2 else ""),
             action=reverse("simulation:simulate_season", kwargs=kwargs),
             weekly_rounds=weekly,
             prefix_id="sim-season",

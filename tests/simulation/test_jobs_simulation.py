@@ -10,6 +10,7 @@ from django.db import OperationalError
 from league.models import BracketSlot, ScheduleRun, Season
 from league.selectors import league_table
 from league.services import simulations as simulation
+from league.services.schedules import schedule_next
 from matches.models import Match, SimulationJob
 from tests.factories import UserFactory
 from tests.league.helpers import generate, make_season
@@ -70,6 +71,25 @@ def test_the_rest_of_the_season_includes_its_playoffs():
     final = BracketSlot.objects.get(season=season, round_number=2)
     assert final.winner_id is not None
     assert "playoffs" in job.note
+
+
+def test_the_rest_of_the_regular_season_leaves_the_playoffs_to_the_master():
+    """Issue 27, finding 4: "simulate the rest" also played the playoffs; the regular season alone
+    is a choice of its own. The round robin is played, no playoff fixture is made, the progress
+    total counts no playoff game, and the master starts the playoffs afterwards as usual."""
+    season = make_season(4, playoff_teams=4, with_ninja=True, legal=True)
+    job = run_job(season, SimulationJob.Scope.REGULAR)
+    assert job.status == "done" and played(season) == 6 and job.total == 6
+    assert not BracketSlot.objects.filter(season=season).exists()
+    assert not season.matches.exclude(stage="").exists()
+    assert "regular season" in job.note and "playoffs" in job.note
+    # asked again once the playoffs are on: refused, nothing recorded
+    _, problems = schedule_next(season, ScheduleRun.Kind.PLAYOFF)
+    assert problems == []
+    generate(season, ScheduleRun.Kind.PLAYOFF)
+    with pytest.raises(ValidationError, match="playoffs have started"):
+        simulation.simulation_request(actor=season.league.master, scope="regular", season=season)
+    assert SimulationJob.objects.filter(season=season).count() == 1
 
 
 def test_requests_are_idempotent_and_only_for_the_master():

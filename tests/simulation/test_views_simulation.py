@@ -95,6 +95,35 @@ def test_round_and_season_buttons_on_the_season_page(
     assert "No fixture is waiting" in client.get(season.get_absolute_url()).content.decode()
 
 
+def test_a_season_with_playoffs_offers_the_regular_season_alone(
+    client, django_assert_max_num_queries, django_capture_on_commit_callbacks
+):
+    """Issue 27, finding 4: beside "the rest of the season, the playoffs too", the master may
+    simulate the rest of the regular season; once the playoffs have started it is no longer offered."""
+    season = make_season(4, playoff_teams=2, with_ninja=True, legal=True)
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    client.force_login(season.league.master)
+    with django_assert_max_num_queries(40):
+        page = client.get(season.get_absolute_url()).content.decode()
+    assert "Simulate the rest of the regular season" in page
+    assert "Simulate the rest of the season, the playoffs too" in page
+    kw = {"slug": season.league.slug, "number": season.number}
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("simulation:simulate_regular_season", kwargs=kw), {"policy": "auto"})
+    job = SimulationJob.objects.get()
+    assert response["Location"] == job.get_absolute_url() and job.scope == "regular"
+    assert "the rest of the regular season" in client.get(job.get_absolute_url()).content.decode()
+    assert season.matches.filter(status="confirmed").count() == 6 and not season.bracket_slots.exists()
+    generate(season, ScheduleRun.Kind.PLAYOFF)
+    page = client.get(season.get_absolute_url()).content.decode()
+    assert "Simulate the rest of the regular season" not in page
+    assert "Simulate the rest of the season, the playoffs too" in page
+    # a player is offered neither, and may not ask
+    client.force_login(season.entries.first().team.owner)
+    assert "regular season" not in client.get(season.get_absolute_url()).content.decode()
+    assert client.post(reverse("simulation:simulate_regular_season", kwargs=kw), {"policy": "auto"}).status_code == 403
+
+
 def test_a_pending_job_shows_progress_from_its_row(client, season):
     job, _ = simulation.simulation_request(actor=season.league.master, scope="season", season=season)
     url = reverse("simulation:simulation_status", kwargs={"task_id": job.task_id})

@@ -471,6 +471,9 @@ RULES: dict[str, list[Case]] = {
     ],
     "simulation:simulate_round": [Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})],
     "simulation:simulate_season": [Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})],
+    "simulation:simulate_regular_season": [
+        Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"policy": "auto"})
+    ],
     "simulation:simulation_job": [_public(lambda w: {"pk": w.extra["simulation"].pk})],
     "simulation:simulation_status": [_public(lambda w: {"task_id": w.extra["simulation"].task_id})],
     "simulation:balance_study": [_public()],

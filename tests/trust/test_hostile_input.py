@@ -495,7 +495,7 @@ def test_playoffs_and_season_simulation(world, data):
     body = data.draw(form_data({"policy": hostile("auto", "pending"), "max_rounds": hostile(1, 200, 201)}))
     kwargs = {"slug": world.other_league.slug, "number": world.other_season.number}
     _check(world, "other_master", reverse("league:playoffs_advance", kwargs=kwargs), body)
-    for name in ("simulation:simulate_round", "simulation:simulate_season"):
+    for name in ("simulation:simulate_round", "simulation:simulate_season", "simulation:simulate_regular_season"):
         if name in _url_names():
             _check(world, "other_master", reverse(name, kwargs=kwargs), body)
 
@@ -577,6 +577,7 @@ POSTED_HERE = {
     "simulation:simulate",
     "simulation:simulate_round",
     "simulation:simulate_season",
+    "simulation:simulate_regular_season",
     "simulation:balance_study_start",
     "league:create",
     "league:edit",
