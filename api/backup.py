@@ -49,8 +49,12 @@ def _sections(league: League) -> list[tuple[str, type[models.Model], models.Quer
     """(name, model, rows) in the order an import creates them (what a row points at comes first)."""
     seasons = Season.objects.filter(league=league)
     matches = Match.objects.filter(Q(league=league) | Q(season__league=league))
+    # The league's members (accepted), and every team that entered its seasons or played its
+    # matches; not the teams whose application waits or was refused: they are not the league's.
     teams = Team.objects.filter(
-        Q(league=league) | Q(season_entries__season__league=league) | Q(match_sides__match__in=matches)
+        Q(league=league, entry_status=Team.EntryStatus.ACCEPTED)
+        | Q(season_entries__season__league=league)
+        | Q(match_sides__match__in=matches)
     ).distinct()
     ninjas = Ninja.objects.filter(team__in=teams)
     return [

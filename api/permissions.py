@@ -12,16 +12,6 @@ from rest_framework.permissions import BasePermission
 from league import permissions as league_permissions
 from matches import services as match_services
 from newsletters import permissions as newsletter_permissions
-from teams import permissions as team_permissions
-
-
-class CanSeeLedger(BasePermission):
-    """A team's koban ledger: its player, or the master of a running season it plays in."""
-
-    message = "Only the team's player or the master of a season it plays in may read its ledger."
-
-    def has_object_permission(self, request, view, obj) -> bool:
-        return team_permissions.can_manage_team(request.user, obj)
 
 
 class CanEnterResult(BasePermission):

@@ -381,11 +381,6 @@ class TeamViewSet(ReadOnlyViewSet):
     def get_serializer_class(self):
         return s.TeamDetailSerializer if self.action == "retrieve" else s.TeamSerializer
 
-    def get_permissions(self):
-        if self.action == "ledger":
-            return [IsAuthenticated(), permissions.CanSeeLedger()]
-        return super().get_permissions()
-
     def list(self, request):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         return self.get_paginated_response(s.TeamSerializer(_with_rating(page), many=True).data)
@@ -417,7 +412,8 @@ class TeamViewSet(ReadOnlyViewSet):
     )
     @action(detail=True, filterset_class=None)
     def ledger(self, request, pk=None):
-        """The team's koban ledger, newest first: its player and the master of a season it plays in only."""
+        """The team's koban ledger, newest first. Public, as the team scroll and its ledger page on the
+        site are: the treasury every reader sees, row by row (docs/api.md, "Who may read a ledger")."""
         team = self.get_object()
         page = self.paginate_queryset(team.ledger.select_related("match").order_by("-id"))
         return self.get_paginated_response(s.TreasuryEntrySerializer(page, many=True).data)

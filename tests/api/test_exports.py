@@ -153,3 +153,18 @@ def test_a_league_that_replayed_a_voided_fixture_round_trips(world, tmp_path):
     assert league_export_json(imported) == first
     again = Match.objects.get(replay_of__isnull=False)
     assert again.replay_of.status == voided.status and again.pairing_reason == replay.pairing_reason
+
+
+def test_an_export_holds_the_leagues_teams_not_its_applicants(world):
+    """Issue 27, finding 8: the export carried the teams whose application waited or was refused,
+    with their rosters and ledgers; a league's document holds its members and the teams that
+    played in it."""
+    states = world.extra["team_states"]
+    document = json.loads(league_export_json(world.league))
+    names = {t["name"] for t in document["teams"]}
+    assert {world.team_a.name, world.team_b.name} <= names
+    assert states["pending"].name not in names and states["refused"].name not in names
+    ninjas = {n["name"] for n in document["ninjas"]}
+    assert not ninjas & {n.name for n in world.extra["state_ninjas"].values()} - {
+        n.name for n in world.team_b.ninjas.all()
+    }

@@ -4,6 +4,7 @@ matrix (tests/trust/matrix.py, API included) notices."""
 from __future__ import annotations
 
 import pytest
+from django.urls import reverse
 
 from tests.trust import matrix
 
@@ -18,12 +19,30 @@ def test_the_matrix_fails_when_result_entry_is_open_to_anyone(world, monkeypatch
         matrix.check_case(world, "api:match-result", matrix.RULES["api:match-result"][0])
 
 
-def test_the_matrix_fails_when_the_ledger_is_open_to_members(world, monkeypatch):
-    import teams.permissions
+def test_the_matrix_fails_when_the_ledger_is_closed_to_visitors(world, monkeypatch):
+    """Issue 27, finding 8: the ledger is public in the API as on the site; closing it to anyone is
+    caught by the matrix (as opening a private endpoint is)."""
+    from rest_framework.permissions import IsAuthenticated
 
-    monkeypatch.setattr(teams.permissions, "can_manage_team", lambda user, team: user.is_authenticated)
-    with pytest.raises(AssertionError, match=r"(?s)GET .*ledger.* as other_player: should be refused with 403"):
+    from api.views import TeamViewSet
+
+    monkeypatch.setattr(TeamViewSet, "permission_classes", [IsAuthenticated])
+    with pytest.raises(AssertionError, match=r"(?s)GET .*ledger.* as anonymous"):
         matrix.check_case(world, "api:team-ledger", matrix.RULES["api:team-ledger"][0])
+
+
+def test_the_ledger_reads_the_same_on_the_site_and_in_the_api(world, client):
+    """Issue 27, finding 8: the site showed any team's ledger to anyone and the API refused it; both
+    now show it to anyone, the same rows."""
+    from teams.models import TreasuryEntry
+
+    team = world.team_a
+    rows = list(TreasuryEntry.objects.filter(team=team).order_by("-id").values_list("amount", "balance_after"))
+    assert rows
+    page = client.get(reverse("teams:ledger", args=[team.pk]))
+    api = client.get(reverse("api:team-ledger", args=[team.pk]), HTTP_ACCEPT="application/json")
+    assert page.status_code == 200 and api.status_code == 200
+    assert [(r["amount"], r["balance_after"]) for r in api.json()["results"]] == rows
 
 
 def test_the_matrix_fails_when_a_master_check_is_removed(world, monkeypatch):

@@ -749,12 +749,10 @@ RULES.update(
         ],
         "api:team-list": [_public()],
         "api:team-detail": [_public(lambda w: {"pk": w.team_a.pk})],
+        # Public, as the team's scroll and ledger page on the site (docs/api.md), whatever its state.
         "api:team-ledger": [
-            Case(kwargs=lambda w: {"pk": w.team_a.pk}, get=TEAM_A, post=None),
-            *[
-                Case(kwargs=_state_team(state), get=allowed, post=None, label=f"team {state}")
-                for state, allowed in TEAM_STATES.items()
-            ],
+            _public(lambda w: {"pk": w.team_a.pk}),
+            *[_public(_state_team(state), label=f"team {state}") for state in TEAM_STATES],
         ],
         "api:ninja-list": [_public()],
         "api:ninja-detail": [_public(lambda w: {"pk": w.ninja_a.pk})],
@@ -869,7 +867,8 @@ def check_case(world: World, name: str, case: Case, *, clients: dict[str, Client
                 if outcome.status >= 500 or outcome.written:
                     failures.append(f"{where}: a page without a form answered {outcome} and wrote {outcome.written}")
             elif role in allowed:
-                if outcome.status in (403, 404, 405) or is_login_redirect(outcome) or outcome.status >= 500:
+                refused = outcome.status in (403, 404, 405) or (api and outcome.status == 401)
+                if refused or is_login_redirect(outcome) or outcome.status >= 500:
                     failures.append(f"{where}: should be allowed, got {outcome}")
             else:
                 if not is_refusal(outcome, role, api=api):
