@@ -29,7 +29,7 @@ from matches.models import Match, MatchTeam
 from notifications.models import DeadlineReminder, Kind, Notification, Preference
 from notifications.tokens import make_token
 from outbox.mail import send_mail_on_commit
-from teams.models import AdvancementRoll
+from teams.models import AdvancementRoll, level_name
 
 TEXT_MAX = 300
 #: At most this many fixtures are reminded of by one run of the periodic task (the next run does the rest).
@@ -232,7 +232,7 @@ def _advancements(match: Match) -> list[Notification]:
     messages = [
         (
             owner_id,
-            f"{name} reached level {level}: choose an advancement",
+            f"{name} became {level_name(level)}: choose an advancement",
             reverse("matches:advancement_choose", kwargs={"roll_pk": pk}),
         )
         for pk, name, level, owner_id in rolls

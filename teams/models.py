@@ -207,6 +207,18 @@ class AdvancementRoll(models.Model):
     def is_doubles(self) -> bool:
         return len(self.faces) == 2 and self.faces[0] == self.faces[1]
 
+    @property
+    def level_name(self) -> str:
+        """The experience level's name in the rulebook's chart ("Experienced" for level 1)."""
+        return level_name(self.level)
+
+
+def level_name(level: int) -> str:
+    """The rulebook's name of an experience level (its rank in the chart: 1 is "Experienced")."""
+    from rules.engine.league import XP_LEVELS
+
+    return XP_LEVELS[level].name if 0 <= level < len(XP_LEVELS) else f"level {level}"
+
 
 class XpEvent(models.Model):
     """An XP gain (or a negative compensating row when a result is voided)."""

@@ -419,7 +419,7 @@ def walk_through(base: str, browser) -> None:
     master.get_by_role("button", name="Apply the first record (akira)").click()
     master.wait_for_url(re.compile(rf"/matches/{match.pk}/$"))
     assert "Dispute settled" in master.inner_text(".alert-success")
-    assert "reached level 1" in master.inner_text("main")
+    assert "became Experienced" in master.inner_text("main")
     walk.shot(master, "result-settled")
     shiro_row = Ninja.objects.get(team_id=tigers, name="Shiro")
     assert shiro_row.xp == 13  # 5 Injuries, 5 "Injures an enemy model" (Brawl) and the All-Star's 3
@@ -431,7 +431,7 @@ def walk_through(base: str, browser) -> None:
     walk.shot(a, "scroll-roll-pending")
     a.goto(f"{base}/matches/{return_match.pk}/sheet/")
     blocked = a.locator("[data-testid=kick-off-blocked]")
-    assert "Paper Tigers: Shiro reached level 1" in blocked.inner_text()
+    assert "Paper Tigers: Shiro became Experienced" in blocked.inner_text()
     assert a.get_by_role("button", name=re.compile("Kick off")).count() == 0
     walk.shot(a, "kick-off-blocked")
     blocked.get_by_role("link", name=re.compile("choose the advancement")).click()

@@ -90,7 +90,7 @@ def test_the_sheet_and_the_result_form_say_which_and_link_to_the_choice(
     with django_assert_max_num_queries(30):
         sheet = client.get(reverse("matches:presheet", args=[brawl_match.pk])).content.decode()
     assert 'data-testid="kick-off-blocked"' in sheet and f'href="{choose_url}"' in sheet
-    assert f"Tigers: {pending_roll.ninja.name} reached level 2" in sheet
+    assert f"Tigers: {pending_roll.ninja.name} became Veteran" in sheet  # level 2 (issue 27, finding 10)
     assert "Kick off (record ratings and rosters)" not in sheet  # no button that would be refused
     result_url = reverse("matches:result", args=[brawl_match.pk])
     form = client.get(result_url).content.decode()
@@ -156,3 +156,27 @@ def test_the_simulation_panels_say_the_policy_never_takes_the_players_choices(cl
     page = client.get(brawl_match.get_absolute_url()).content.decode()
     assert 'data-testid="simulate-fixture"' in page
     assert "a roll left to the players by another match stays theirs" in page
+
+
+def test_a_new_level_is_named_as_the_rulebook_names_it(
+    client, brawl_match, league, two_teams, django_capture_on_commit_callbacks
+):
+    """Issue 27, finding 10: "reached level 1" where the rulebook says a model "becomes
+    Experienced". The notification, the dashboard and the match page name the level."""
+    from notifications.models import Kind, Notification
+
+    home, away = two_teams
+    on_the_edge_of_a_level([home, away])
+    with django_capture_on_commit_callbacks(execute=True):
+        simulation.simulate_match(match=brawl_match, seed=5, actor=league.master, policy="pending")
+    rolls = list(AdvancementRoll.objects.filter(match=brawl_match).select_related("ninja__team__owner"))
+    assert rolls and {roll.level for roll in rolls} == {1}
+    texts = list(Notification.objects.filter(kind=Kind.ADVANCEMENT).values_list("text", flat=True))
+    assert texts and all("became Experienced: choose an advancement" in text for text in texts), texts
+    owner = rolls[0].ninja.team.owner
+    login(client, owner)
+    dashboard = client.get(reverse("home")).content.decode()  # a member's home is the dashboard
+    match_page = client.get(brawl_match.get_absolute_url()).content.decode()
+    for page in (dashboard, match_page):
+        assert f"{rolls[0].ninja.name}" in page and "became Experienced" in page
+        assert "reached level" not in page
