@@ -51,7 +51,10 @@ def simulate_season_panel(context, season: Season) -> dict:
     round_label = "Simulate this round"
     if current is not None:
         stage, number = current
-        round_label = f"Simulate {'round ' + str(number) if number else 'the arranged fixtures'}{' (' + stage + ')' if stage else ''}"
+        if stage:
+            round_label = f"Simulate the playoffs, round {number}"
+        else:
+            round_label = f"Simulate {'round ' + str(number) if number else 'the arranged fixtures'}"
     return {
         "show": True,
         "current": current,

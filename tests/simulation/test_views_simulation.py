@@ -139,3 +139,26 @@ def test_a_pending_job_shows_progress_from_its_row(client, season):
     )
     assert b"3 of 6 matches" in client.get(job.get_absolute_url()).content
     assert client.get(reverse("simulation:simulation_status", kwargs={"task_id": "nope"})).status_code == 404
+
+
+def test_a_playoff_fixture_is_named_in_words_not_by_its_stage(client, django_capture_on_commit_callbacks):
+    """Issue 27, finding 10: the match header read "Round 1 · playoff-1" and the simulate panel
+    "Simulate round 1 (playoff-1)". A playoff fixture is "Playoffs, round 1" everywhere."""
+    season = make_season(4, playoff_teams=2, with_ninja=True, legal=True)
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    job, _ = simulation.simulation_request(actor=season.league.master, scope="regular", season=season, seed=3)
+    simulation.simulation_job_run(job_id=job.pk)
+    generate(season, ScheduleRun.Kind.PLAYOFF)
+    final = season.matches.exclude(stage="").get()
+    client.force_login(season.league.master)
+    match_page = client.get(final.get_absolute_url()).content.decode()
+    season_page = client.get(season.get_absolute_url()).content.decode()
+    assert "Playoffs, round 1" in match_page
+    assert "Simulate the playoffs, round 1" in season_page
+    kw = {"slug": season.league.slug, "number": season.number}
+    with django_capture_on_commit_callbacks(execute=True):
+        client.post(reverse("simulation:simulate_round", kwargs=kw), {"policy": "auto"})
+    job_page = client.get(SimulationJob.objects.get(scope="round").get_absolute_url()).content.decode()
+    assert "the playoffs, round 1" in job_page
+    for page in (match_page, season_page, job_page):
+        assert "playoff-1" not in page.replace('id="playoff-1', "")  # an anchor's id is not shown
