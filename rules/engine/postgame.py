@@ -411,7 +411,8 @@ def postgame(
                 change(entry.ninja_id, active=False)
         if paid_total:
             ledger.append(
-                LedgerLine(side.team_id, -paid_total, LedgerReason.UPKEEP, "Ronin upkeep: " + ", ".join(paid_names))
+                # the note names the fees; the ledger shows it after its reason ("Ronin upkeep: ...")
+                LedgerLine(side.team_id, -paid_total, LedgerReason.UPKEEP, ", ".join(paid_names))
             )
 
     # 4. Availability moves on: this game counts as one missed game; a Healing House start is used up.

@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.urls import reverse
 
 from matches import services
 from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, UpkeepDecision
@@ -457,3 +458,21 @@ def test_max_bonus_koban_is_a_house_rule(brawl_match, two_teams, league):
     match = services.match_kick_off(match=brawl_match)
     away = match.sides.get(slot=2)
     assert away.reroll_tokens == 1 and away.bonus_koban == 0
+
+
+def test_the_ledger_names_a_ronins_upkeep_once(client, brawl_match, two_teams, league):
+    """Issue 27, finding 10: the ledger read "Ronin upkeep: Ronin upkeep: Benkei 5" (the row's
+    reason, then a note that named it again)."""
+    from matches import simulation
+    from teams import services as team_services
+    from teams.models import TreasuryEntry
+
+    home, _away = two_teams
+    team_services.treasury_correct(team=home, amount=30, note="Prize money", actor=league.master)
+    benkei = recruit(home, "benkei")
+    simulation.simulate_match(match=brawl_match, seed=5, actor=league.master, policy="auto")
+    row = TreasuryEntry.objects.get(team=home, reason=TreasuryEntry.Reason.UPKEEP)
+    assert row.note == f"{benkei.name} {benkei.profile.upkeep}"
+    page = client.get(reverse("teams:ledger", args=[home.pk])).content.decode()
+    assert f"Ronin upkeep: {benkei.name} {benkei.profile.upkeep}" in page
+    assert "Ronin upkeep: Ronin upkeep" not in page

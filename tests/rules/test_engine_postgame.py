@@ -183,7 +183,7 @@ def test_upkeep_note_names_each_fee_and_a_gone_ronin_owes_nothing():
         models={33: ModelNow(33, "Left already", active=False)},
     )
     assert [line.note for line in out.ledger if line.reason == LedgerReason.UPKEEP] == [
-        "Ronin upkeep: Tengu 5, Benkei 3"
+        "Tengu 5, Benkei 3"  # the ledger shows it after its reason: "Ronin upkeep: Tengu 5, Benkei 3"
     ]
     assert [u.ninja_id for u in out.upkeep] == [31, 32]
 
