@@ -171,10 +171,13 @@ def simulation_request(
 SEASON_SCOPES = (SimulationJob.Scope.ROUND, SimulationJob.Scope.SEASON, SimulationJob.Scope.REGULAR)
 
 
-def offers_regular_season(season: Season) -> bool:
+def offers_regular_season(season: Season, *, bracket: bool | None = None) -> bool:
     """Whether "the rest of the regular season" means less than "the rest of the season": the
-    season has playoffs, not started yet."""
-    return season.playoff_teams >= 2 and not season.bracket_slots.exists()
+    season has playoffs, not started yet (``bracket``: whether its bracket exists, if the caller
+    knows already)."""
+    if season.playoff_teams < 2:
+        return False
+    return not (season.bracket_slots.exists() if bracket is None else bracket)
 
 
 def simulation_job_failed(*, job_id: int, error: str) -> None:

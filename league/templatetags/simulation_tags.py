@@ -68,7 +68,7 @@ def simulate_season_panel(context, season: Season) -> dict:
             prefix_id="sim-regular",
             css="btn-outline-danger",
         )
-        if simulation.offers_regular_season(season)
+        if simulation.offers_regular_season(season, bracket=context.get("has_bracket"))
         else None,
         "season_form": SimulateForm(
             label="Simulate the rest of the season" + (", the playoffs too" if season.playoff_teams >= 2 else ""),
