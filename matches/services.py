@@ -393,6 +393,31 @@ def can_settle(user, match: Match) -> bool:
     return match.status == Match.Status.DISPUTED and is_master_of(user, match)
 
 
+#: What a decided match is, in the refusal of its challenge (issue 27, finding 5).
+_DECIDED_AS = {Match.Status.SUBMITTED: "played", Match.Status.DISPUTED: "played", Match.Status.CONFIRMED: "played"}
+
+
+def challenge_refusal(user, match: Match) -> str | None:
+    """Why ``user`` may not set ``match``'s challenge now (None: they may). Rights come from the
+    match as it is: once it is decided (played, confirmed, forfeited, voided) nobody may, and the
+    reason says so to every side; once it has kicked off the challenge is fixed; before, the
+    league's master may, and the player the random challenge generator named
+    (``Match.chooser_side``). ``match`` should come with ``league`` and ``sides__team`` loaded."""
+    if match.league_id is not None and not match.league.game_info.has_challenges:
+        return f"{match.league.game_info.name} has no challenges."
+    if match.status != Match.Status.SCHEDULED:
+        decided = _DECIDED_AS.get(match.status, match.get_status_display().lower())
+        return f"The match is decided ({decided}): its challenge can no longer be chosen."
+    if match.kicked_off_at is not None:
+        return "The match has kicked off: its challenge is fixed."
+    if is_master_of(user, match):
+        return None
+    side = match.chooser_side()
+    if side is None or not user.is_authenticated or side.team.owner_id != user.pk:
+        return "Only the player the dice named (or the master) picks this challenge."
+    return None
+
+
 # --- result submission ----------------------------------------------------------------------------
 
 

@@ -101,9 +101,17 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "can_settle": services.can_settle(request.user, match),
         "can_void": match.is_decided and services.is_master_of(request.user, match),
         "can_manage_fixture": match.season_id is not None and services.is_master_of(request.user, match),
+        # The player the dice named, while the choice is open (the sides' teams are loaded then).
+        "chooser": match.chooser_side() if _challenge_open(match) else None,
+        "can_choose_challenge": services.challenge_refusal(request.user, match) is None,
         **records,
     }
     return render(request, "matches/match_detail.html", context)
+
+
+def _challenge_open(match: Match) -> bool:
+    """No challenge yet, and the match may still get one: scheduled, not kicked off."""
+    return not match.challenge_id and match.status == Match.Status.SCHEDULED and match.kicked_off_at is None
 
 
 def _records(match: Match) -> dict:
