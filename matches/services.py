@@ -132,6 +132,7 @@ def roster_snapshot(team: Team) -> list[RosterRow]:
                 defense=line.defense,
                 affinities=line.affinities,
                 keywords=line.base_keywords + line.gained_keywords,
+                ranged=line.ranged,
                 abilities=line.abilities,
                 xp=ninja.xp,
                 level=line.level_name,
@@ -1098,15 +1099,24 @@ def _after_confirm(match: Match) -> None:
 
 
 def advancement_options_for(roll: AdvancementRoll) -> list[rules_league.AdvancementOption]:
+    return advancement_offer(roll)[0]
+
+
+def advancement_offer(roll: AdvancementRoll) -> tuple[list[rules_league.AdvancementOption], dict[str, str]]:
+    """The options of a pending roll, and the rule text of each keyword offered (the choice's page
+    shows it next to the option), from one read of the keywords."""
     ninja = roll.ninja
     line = team_selectors.ninja_line(ninja)
-    categories = dict(Keyword.objects.values_list("name", "category"))
-    return rules_league.advancement_options(
+    keywords = {
+        name: (category, text) for name, category, text in Keyword.objects.values_list("name", "category", "text")
+    }
+    options = rules_league.advancement_options(
         roll.faces,
         affinities=line.affinities,
         current_keywords=line.base_keywords + line.gained_keywords,
-        keyword_categories=categories,
+        keyword_categories={name: category for name, (category, _text) in keywords.items()},
     )
+    return options, {o.keyword: keywords[o.keyword][1] for o in options if o.kind == "keyword"}
 
 
 def option_key(option: rules_league.AdvancementOption) -> str:
