@@ -107,6 +107,8 @@ def _fixture_order() -> list:
 
 #: The categories of a player's matches on the dashboard.
 NEXT, TO_CONFIRM, DISPUTED_RESULT, REJECTED = "next", "confirm", "disputed", "rejected"
+#: A fixture whose challenge the random challenge generator left to the player (issue 27, finding 5).
+TO_CHOOSE = "choose"
 
 
 @dataclass
@@ -140,6 +142,7 @@ class Dashboard:
     teams: Bounded[Team]
     applications: Bounded[Team]
     next_fixtures: MatchList
+    to_choose: MatchList
     to_confirm: MatchList
     disputed: MatchList
     rejected: MatchList
@@ -153,18 +156,31 @@ class Dashboard:
         return any(t.entry_status == Team.EntryStatus.ACCEPTED for t in self.teams)
 
     @property
+    def upcoming(self) -> list[DashboardMatch]:
+        """The fixtures still to play shown: those whose challenge the player chooses, then the next."""
+        return [*self.to_choose, *self.next_fixtures]
+
+    @property
     def waiting(self) -> int:
         """Items waiting for the player to act on."""
-        return self.to_confirm.total + self.rejected.total + self.rolls.total
+        return self.to_choose.total + self.to_confirm.total + self.rejected.total + self.rolls.total
 
 
 def player_matches(user, *, limit: int = LIMIT) -> dict[str, MatchList]:
-    """The player's next fixtures, results waiting for their confirmation, their disputed results
-    and their rejected results (to enter again): the first ``limit`` of each and each list's size,
-    in two queries (the matches, then their sides)."""
+    """The player's next fixtures, the fixtures whose challenge they choose, results waiting for
+    their confirmation, their disputed results and their rejected results (to enter again): the
+    first ``limit`` of each and each list's size, in two queries (the matches, then their sides).
+    A fixture to choose is listed there, not among the next fixtures (the page shows it in both)."""
     mine = Exists(MatchTeam.objects.filter(match=OuterRef("pk"), team__owner=user))
+    # The chooser's side is theirs: the slot the dice named (Match.chooser_side), as it is now.
+    chooser = Q()
+    for value, slot in Match.CHOOSER_SLOTS.items():
+        chooser |= Q(
+            Exists(MatchTeam.objects.filter(match=OuterRef("pk"), team__owner=user, slot=slot)), challenge_chooser=value
+        )
     category = Case(
         When(Q(status=SCHEDULED, result_draft__has_key="rejected_record"), then=Value(REJECTED)),
+        When(chooser, status=SCHEDULED, kicked_off_at__isnull=True, challenge__isnull=True, then=Value(TO_CHOOSE)),
         When(status=SCHEDULED, then=Value(NEXT)),
         When(status=DISPUTED, then=Value(DISPUTED_RESULT)),
         # An opponent's (or the master's) submission: the player may confirm or reject it.
@@ -179,7 +195,7 @@ def player_matches(user, *, limit: int = LIMIT) -> dict[str, MatchList]:
         .select_related("season__league", "league", "challenge")
         .prefetch_related(sides_prefetch())
     )
-    lists = {c: MatchList() for c in (NEXT, TO_CONFIRM, DISPUTED_RESULT, REJECTED)}
+    lists = {c: MatchList() for c in (NEXT, TO_CHOOSE, TO_CONFIRM, DISPUTED_RESULT, REJECTED)}
     for match in _first_of_each(queryset, category, _fixture_order(), limit):
         sides = [side.team for side in match.sides.all()]
         item = DashboardMatch(
@@ -234,6 +250,7 @@ def player_dashboard(user, *, today: dt.date | None = None) -> Dashboard:
         teams=teams,
         applications=applications,
         next_fixtures=matches[NEXT],
+        to_choose=matches[TO_CHOOSE],
         to_confirm=matches[TO_CONFIRM],
         disputed=matches[DISPUTED_RESULT],
         rejected=matches[REJECTED],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 
+from matches.services import challenge_refusal
 from teams.permissions import can_withdraw_application, is_league_master
 
 __all__ = [
@@ -11,6 +12,7 @@ __all__ = [
     "can_withdraw_application",
     "require_master",
     "can_set_challenge",
+    "challenge_refusal",
     "can_arrange_fixture",
     "can_manage_fixture",
 ]
@@ -23,18 +25,12 @@ def require_master(user, league) -> None:
 
 def can_set_challenge(user, match) -> bool:
     """The master sets any fixture's challenge before kick-off; when the random challenge
-    generator says "Player 1 (or 2) chooses", the owner of the team in that slot picks it.
+    generator says "Player 1 (or 2) chooses", the owner of the team in that slot picks it
+    (``challenge_refusal`` says why not, from the match as it is now).
 
     ``match`` should come with ``league`` and ``sides__team`` loaded.
     """
-    if not user.is_authenticated or match.status != match.Status.SCHEDULED or match.kicked_off_at is not None:
-        return False
-    if is_league_master(user, match.league):
-        return True
-    slot = {"player1": 1, "player2": 2}.get(match.challenge_chooser)
-    if slot is None:
-        return False
-    return any(side.slot == slot and side.team.owner_id == user.pk for side in match.sides.all())
+    return challenge_refusal(user, match) is None
 
 
 def can_arrange_fixture(user, season, home, away) -> bool:

@@ -57,6 +57,7 @@ from league.permissions import (
     can_manage_fixture,
     can_set_challenge,
     can_withdraw_application,
+    challenge_refusal,
     is_league_master,
     require_master,
 )
@@ -585,8 +586,8 @@ def fixture_challenge(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         pk=pk,
     )
-    if not can_set_challenge(request.user, match):
-        raise PermissionDenied("Only the player the dice named (or the master) picks this challenge.")
+    if refusal := challenge_refusal(request.user, match):
+        raise PermissionDenied(refusal)
     form = FixtureChallengeForm(
         request.POST if request.method == "POST" else None, initial={"challenge": match.challenge_id}
     )

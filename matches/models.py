@@ -191,6 +191,18 @@ class Match(models.Model):
         """A result is in but not applied: submitted (waiting for confirmation) or disputed."""
         return self.status in AWAITING_STATUSES
 
+    #: The side (its slot) each "chooses" of the random challenge generator names.
+    CHOOSER_SLOTS = {ChallengeChooser.PLAYER1: 1, ChallengeChooser.PLAYER2: 2}
+
+    def chooser_side(self) -> MatchTeam | None:
+        """The side whose player the random challenge generator named to choose the challenge
+        (None: it named nobody), from the sides as loaded (prefetch them, with their teams, for no
+        query)."""
+        slot = self.CHOOSER_SLOTS.get(self.challenge_chooser)
+        if slot is None:
+            return None
+        return next((side for side in self.sides.all() if side.slot == slot), None)
+
 
 #: A result is in and waits for someone: an opponent's confirmation, or the master's settlement.
 AWAITING_STATUSES = (Match.Status.SUBMITTED, Match.Status.DISPUTED)

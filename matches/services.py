@@ -132,6 +132,7 @@ def roster_snapshot(team: Team) -> list[RosterRow]:
                 defense=line.defense,
                 affinities=line.affinities,
                 keywords=line.base_keywords + line.gained_keywords,
+                ranged=line.ranged,
                 abilities=line.abilities,
                 xp=ninja.xp,
                 level=line.level_name,
@@ -391,6 +392,31 @@ def can_counter_submit(user, match: Match) -> bool:
 def can_settle(user, match: Match) -> bool:
     """Only the league's master settles a disputed result."""
     return match.status == Match.Status.DISPUTED and is_master_of(user, match)
+
+
+#: What a decided match is, in the refusal of its challenge (issue 27, finding 5).
+_DECIDED_AS = {Match.Status.SUBMITTED: "played", Match.Status.DISPUTED: "played", Match.Status.CONFIRMED: "played"}
+
+
+def challenge_refusal(user, match: Match) -> str | None:
+    """Why ``user`` may not set ``match``'s challenge now (None: they may). Rights come from the
+    match as it is: once it is decided (played, confirmed, forfeited, voided) nobody may, and the
+    reason says so to every side; once it has kicked off the challenge is fixed; before, the
+    league's master may, and the player the random challenge generator named
+    (``Match.chooser_side``). ``match`` should come with ``league`` and ``sides__team`` loaded."""
+    if match.league_id is not None and not match.league.game_info.has_challenges:
+        return f"{match.league.game_info.name} has no challenges."
+    if match.status != Match.Status.SCHEDULED:
+        decided = _DECIDED_AS.get(match.status, match.get_status_display().lower())
+        return f"The match is decided ({decided}): its challenge can no longer be chosen."
+    if match.kicked_off_at is not None:
+        return "The match has kicked off: its challenge is fixed."
+    if is_master_of(user, match):
+        return None
+    side = match.chooser_side()
+    if side is None or not user.is_authenticated or side.team.owner_id != user.pk:
+        return "Only the player the dice named (or the master) picks this challenge."
+    return None
 
 
 # --- result submission ----------------------------------------------------------------------------
@@ -1073,15 +1099,24 @@ def _after_confirm(match: Match) -> None:
 
 
 def advancement_options_for(roll: AdvancementRoll) -> list[rules_league.AdvancementOption]:
+    return advancement_offer(roll)[0]
+
+
+def advancement_offer(roll: AdvancementRoll) -> tuple[list[rules_league.AdvancementOption], dict[str, str]]:
+    """The options of a pending roll, and the rule text of each keyword offered (the choice's page
+    shows it next to the option), from one read of the keywords."""
     ninja = roll.ninja
     line = team_selectors.ninja_line(ninja)
-    categories = dict(Keyword.objects.values_list("name", "category"))
-    return rules_league.advancement_options(
+    keywords = {
+        name: (category, text) for name, category, text in Keyword.objects.values_list("name", "category", "text")
+    }
+    options = rules_league.advancement_options(
         roll.faces,
         affinities=line.affinities,
         current_keywords=line.base_keywords + line.gained_keywords,
-        keyword_categories=categories,
+        keyword_categories={name: category for name, (category, _text) in keywords.items()},
     )
+    return options, {o.keyword: keywords[o.keyword][1] for o in options if o.kind == "keyword"}
 
 
 def option_key(option: rules_league.AdvancementOption) -> str:

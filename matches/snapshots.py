@@ -28,6 +28,7 @@ class RosterRow(TypedDict):
     defense: int
     affinities: list[str]
     keywords: list[str]
+    ranged: str  # the ranged attack as the rulebook writes it ("Ranged 5: +2 Attack."), or ""; older snapshots lack it
     abilities: list[str]
     xp: int
     level: str

@@ -7,6 +7,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from common.fragments import fragment
@@ -101,9 +102,17 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "can_settle": services.can_settle(request.user, match),
         "can_void": match.is_decided and services.is_master_of(request.user, match),
         "can_manage_fixture": match.season_id is not None and services.is_master_of(request.user, match),
+        # The player the dice named, while the choice is open (the sides' teams are loaded then).
+        "chooser": match.chooser_side() if _challenge_open(match) else None,
+        "can_choose_challenge": services.challenge_refusal(request.user, match) is None,
         **records,
     }
     return render(request, "matches/match_detail.html", context)
+
+
+def _challenge_open(match: Match) -> bool:
+    """No challenge yet, and the match may still get one: scheduled, not kicked off."""
+    return not match.challenge_id and match.status == Match.Status.SCHEDULED and match.kicked_off_at is None
 
 
 def _records(match: Match) -> dict:
@@ -500,7 +509,7 @@ def advancement_choose(request: HttpRequest, roll_pk: int) -> HttpResponse:
             else:
                 return redirect("matches:advancement_choose", roll_pk=roll.pk)
         return render(request, "matches/advancement_faces.html", {"roll": roll, "form": form})
-    options = services.advancement_options_for(roll)
+    options, keyword_texts = services.advancement_offer(roll)
     choices = []
     for option in options:
         if option.kind == "keyword":
@@ -511,6 +520,12 @@ def advancement_choose(request: HttpRequest, roll_pk: int) -> HttpResponse:
             label = f"Additional affinity: {option.affinity.value}"
         if option.doubles_only:
             label += " — doubles"
+        if option.kind == "keyword":  # the keyword's rule text under its name (issue 27, finding 9)
+            label = format_html(
+                '{}<small class="d-block text-muted" data-testid="keyword-text">{}</small>',
+                label,
+                keyword_texts[option.keyword],
+            )
         choices.append((services.option_key(option), label))
     form = AdvancementChoiceForm(request.POST if request.method == "POST" else None, options=choices)
     if request.method == "POST" and form.is_valid():

@@ -172,6 +172,17 @@ def fixtures_created(matches: Sequence[Match]) -> list[Notification]:
         messages.extend(
             (side.team.owner_id, f"Fixture, {where}: {pairing}", match.get_absolute_url()) for side in sides[match.pk]
         )
+        # The random challenge generator named a player to choose the challenge (issue 27, finding 5).
+        slot = None if match.challenge_id else Match.CHOOSER_SLOTS.get(match.challenge_chooser)
+        chooser = next((side for side in sides[match.pk] if side.slot == slot), None)
+        if chooser is not None:
+            messages.append(
+                (
+                    chooser.team.owner_id,
+                    f"The dice named you to choose the challenge of {pairing} ({where})",
+                    reverse("league:fixture_challenge", kwargs={"pk": match.pk}),
+                )
+            )
     return notify(kind=Kind.FIXTURE, messages=messages)
 
 

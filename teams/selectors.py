@@ -137,6 +137,7 @@ class NinjaLine:
     abilities: list[str]
     level_name: str
     advancements: list[str]
+    ranged: str = ""  # the profile's ranged attack as the rulebook writes it ("Ranged 5: +2 Attack."), or ""
     pending_rolls: list[AdvancementRoll] = field(default_factory=list)
 
     @property
@@ -171,6 +172,7 @@ def ninja_line(ninja: Ninja) -> NinjaLine:
         abilities=abilities,
         level_name=rules_league.xp_level(ninja.xp).name,
         advancements=[str(a) for a in advs],
+        ranged=profile.ranged_text,
         pending_rolls=list(getattr(ninja, "pending_rolls", [])),
     )
 

@@ -190,8 +190,10 @@ def test_master_generates_a_schedule_through_the_task_and_twice_is_one_schedule(
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         response = client.post(url("schedule_generate", season), data)
     # the run's task, dispatched once; then (the task runs in-process) the notification email of
-    # each fixture to each of its two players (notifications/)
-    assert len(callbacks) == 1 + 2 * 15
+    # each fixture to each of its two players (notifications/), and to the player the random
+    # challenge generator named to choose a fixture's challenge (issue 27, finding 5)
+    choosers = Match.objects.filter(season=season, challenge__isnull=True).exclude(challenge_chooser="").count()
+    assert choosers and len(callbacks) == 1 + 2 * 15 + choosers
     run = ScheduleRun.objects.get(season=season)
     assert response.status_code == 302 and response["Location"] == run.get_absolute_url()
     assert run.status == ScheduleRun.Status.DONE and run.requested_by == season.league.master

@@ -118,10 +118,17 @@ def test_a_new_round_tells_each_player_of_his_own_fixture(catalog):
     owners = set(Team.objects.filter(league=season.league).values_list("owner__username", flat=True))
     assert set(fixtures.values_list("user__username", flat=True)) == owners
     assert season.league.master.username not in set(fixtures.values_list("user__username", flat=True))
-    # a round robin of 4: 3 rounds, one fixture a round for each team
+    # a round robin of 4: 3 rounds, one fixture a round for each team; and the player the random
+    # challenge generator named to choose a fixture's challenge is told so (issue 27, finding 5)
     for owner in owners:
         texts = list(fixtures.filter(user__username=owner).values_list("text", flat=True))
-        assert len(texts) == 3 and all(t.startswith("Fixture, round ") for t in texts)
+        told = [t for t in texts if not t.startswith("Fixture, round ")]
+        chooses = Match.objects.filter(season=season, challenge__isnull=True, sides__team__owner__username=owner)
+        chooses = [
+            m for m in chooses.prefetch_related("sides__team__owner") if m.chooser_side().team.owner.username == owner
+        ]
+        assert len(texts) - len(told) == 3 and len(told) == len(chooses)
+        assert all(t.startswith("The dice named you to choose the challenge of ") for t in told)
     match = Match.objects.filter(season=season).order_by("round_number", "id").first()
     home, away = (s.team for s in match.sides.order_by("slot"))
     assert fixtures.filter(user=home.owner, url=match.get_absolute_url(), text__contains=f"{home.name} v {away.name}")
