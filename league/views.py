@@ -61,6 +61,7 @@ from league.permissions import (
     is_league_master,
     require_master,
 )
+from league.services import schedules
 from league.tasks import schedule_generate_task
 from matches.models import Match, MatchTeam
 from outbox import jobs
@@ -345,6 +346,10 @@ def _schedule_forms(season: Season) -> list[dict]:
             ScheduleRun.Kind.TABLES: f"Seat round {round_number} of tables",
             ScheduleRun.Kind.SWISS_TABLES: f"Seat swiss tables, round {round_number}",
         }[kind]
+        done = _schedule_done(season, kind, round_number, problems)
+        if done:  # nothing more to generate of this kind: say so, not "not yet"
+            out.append({"kind": kind, "done": done})
+            continue
         form = ScheduleForm(initial={"kind": kind, "round_number": round_number}, label=label, action=action)
         if kind != ScheduleRun.Kind.ROUND_ROBIN:
             del form.fields["interval_days"]
@@ -354,9 +359,30 @@ def _schedule_forms(season: Season) -> list[dict]:
     return out
 
 
+def _schedule_done(season: Season, kind: str, round_number: int, problems: list[str]) -> str:
+    """What is already made of a schedule that has nothing more to generate ("" if more may come)."""
+    if kind == ScheduleRun.Kind.ROUND_ROBIN and schedules.SCHEDULE_MADE in problems:
+        return "The whole schedule is made: every fixture is on the fixtures page."
+    rounds = (ScheduleRun.Kind.SWISS, ScheduleRun.Kind.TABLES, ScheduleRun.Kind.SWISS_TABLES)
+    if kind in rounds and season.swiss_rounds and round_number > season.swiss_rounds:
+        return f"All {season.swiss_rounds} rounds are made."
+    return ""
+
+
+def _final_decided(slots: list[tuple[int, int | None]]) -> bool:
+    """Whether the playoff final (the bracket's last round, of one slot) has its winner, from the
+    bracket's (round, winner) pairs."""
+    if not slots:
+        return False
+    last = max(number for number, _ in slots)
+    final = [winner for number, winner in slots if number == last]
+    return len(final) == 1 and final[0] is not None
+
+
 def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season = _season(slug, number)
     is_master = is_league_master(request.user, season.league)
+    bracket = list(season.bracket_slots.values_list("round_number", "winner_id"))  # a few rows
     context = {
         "season": season,
         "league": season.league,
@@ -365,11 +391,11 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "archived": season.final_table if season.is_finished else None,
         "tie_breakers": [TIE_BREAKER_CHOICES.get(t, t) for t in season.tie_breaker_list],
         "runs": list(season.schedule_runs.order_by("-id")[:5]),
-        "has_bracket": season.bracket_slots.exists(),
+        "has_bracket": bool(bracket),
     }
     if is_master and not season.is_finished:
         context["schedule_forms"] = _schedule_forms(season)
-        if context["has_bracket"]:
+        if bracket and not _final_decided(bracket):  # after the final: nothing to advance
             context["advance_form"] = SimpleActionForm(
                 label="Advance the playoffs",
                 css="btn-outline-primary",

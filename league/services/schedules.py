@@ -47,6 +47,10 @@ FORMAT_KIND = {
 TABLE_KINDS = (ScheduleRun.Kind.TABLES, ScheduleRun.Kind.SWISS_TABLES)
 
 
+#: schedule_next's reason when a round robin's fixtures exist (the season page says it is made).
+SCHEDULE_MADE = "The season already has fixtures."
+
+
 def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
     """The round a new run of ``kind`` would generate, and every reason it may not (empty: it may)."""
     problems: list[str] = []
@@ -83,7 +87,7 @@ def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
         problems.append("The playoffs have started.")
     if kind == ScheduleRun.Kind.ROUND_ROBIN:
         if season.matches.regular().exists():
-            problems.append("The season already has fixtures.")
+            problems.append(SCHEDULE_MADE)
         return 0, problems
     last = season.schedule_runs.filter(kind=kind).aggregate(n=Max("round_number"))["n"] or 0
     if (

@@ -162,3 +162,25 @@ def test_a_playoff_fixture_is_named_in_words_not_by_its_stage(client, django_cap
     assert "the playoffs, round 1" in job_page
     for page in (match_page, season_page, job_page):
         assert "playoff-1" not in page.replace('id="playoff-1', "")  # an anchor's id is not shown
+
+
+def test_the_masters_box_says_what_is_made_and_offers_nothing_done(client, django_capture_on_commit_callbacks):
+    """Issue 27, finding 10: "Generate the whole schedule: not yet" for a schedule that exists, and
+    "Advance the playoffs" after the final. The box says the schedule is made, and once the final
+    is decided it offers no advance."""
+    season = make_season(4, playoff_teams=2, with_ninja=True, legal=True)
+    client.force_login(season.league.master)
+    before = client.get(season.get_absolute_url()).content.decode()
+    assert "Generate the whole schedule" in before and "The whole schedule is made" not in before
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    made = client.get(season.get_absolute_url()).content.decode()
+    assert "The whole schedule is made" in made and "Generate the whole schedule" not in made
+    job, _ = simulation.simulation_request(actor=season.league.master, scope="regular", season=season, seed=3)
+    simulation.simulation_job_run(job_id=job.pk)
+    generate(season, ScheduleRun.Kind.PLAYOFF)
+    assert "Advance the playoffs" in client.get(season.get_absolute_url()).content.decode()
+    job, _ = simulation.simulation_request(actor=season.league.master, scope="season", season=season, seed=4)
+    simulation.simulation_job_run(job_id=job.pk)
+    assert season.bracket_slots.get().winner_id is not None  # the final is decided
+    after = client.get(season.get_absolute_url()).content.decode()
+    assert "Advance the playoffs" not in after and "not yet" not in after
