@@ -51,9 +51,12 @@ def seed():
 
 
 @pytest.mark.slow(reason="a walk-through in Chromium, each page audited by axe-core")
-def test_dashboard_confirmation_and_password_reset(transactional_db, live_server, catalog, eager_celery, browser):
+def test_dashboard_confirmation_and_password_reset(
+    transactional_db, live_server, catalog, eager_celery, browser, settings
+):
     from django.db import connections
 
+    settings.SITE_URL = live_server.url  # the emails' links lead to this server (SITE_URL, issue 27)
     try:
         walk(live_server.url, browser)
     finally:
