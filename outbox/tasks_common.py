@@ -8,6 +8,8 @@ from typing import TypeVar
 
 from django.db import InterfaceError, OperationalError
 
+from outbox.dispatch import describe_error
+
 T = TypeVar("T")
 
 MAX_RETRIES = 3
@@ -55,5 +57,5 @@ def run_job(
         raise
     except Exception as exc:
         if any_error:
-            fail(f"{type(exc).__name__}: {exc}")
+            fail(describe_error(exc))
         raise
