@@ -8,7 +8,16 @@ from django import forms
 from common.text import NameFormField, SingleLineFormField
 from common.ui import StyledSubmit
 from games import registry as games
-from league.models import TIE_BREAKER_CHOICES, HouseRules, League, ScheduleRun, Season, default_tie_breakers
+from league.models import (
+    HOUSE_RULE_BOUNDS,
+    TIE_BREAKER_CHOICES,
+    HouseRules,
+    League,
+    ScheduleRun,
+    Season,
+    bounds_validators,
+    default_tie_breakers,
+)
 from rules.models import Challenge
 from teams.models import Team
 
@@ -45,6 +54,14 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
         # Kage Masters' place points) mean nothing here.
         for name in HouseRules.fields_not_for(self.game):
             self.fields.pop(name, None)
+        # Each number's range (the engines', HOUSE_RULE_BOUNDS) on its input, so the browser knows it
+        # too; the field's and the model's validators refuse a number out of it.
+        for name, (low, high) in HOUSE_RULE_BOUNDS.items():
+            if name in self.fields:
+                field = self.fields[name]
+                field.min_value, field.max_value = low, high
+                field.widget.attrs.update(min=low, max=high)
+                field.validators = bounds_validators(name)
         # A form posted without a rule that has a default keeps the default (as a select left alone).
         for name in HouseRules.KAGE_MASTERS_ONLY_FIELDS:
             if name in self.fields:

@@ -16,6 +16,8 @@ from django.utils import timezone
 
 from common.text import MultiLineField, NameField, NameKeyField, NameKeyMixin
 from games import registry as games
+from games.kage_masters.engine.results import MAX_PLACE_POINTS
+from games.ninjutsu.engine.results import HOUSE_RULE_BOUNDS as NINJUTSU_HOUSE_RULE_BOUNDS
 from matches.models import REGULAR_STAGE, playoff_stage
 from outbox.models import RecoverableJob
 from rules.engine import house_rules as engine_house_rules
@@ -37,13 +39,38 @@ def default_tie_breakers(game: str) -> str:
     return KAGE_MASTERS_TIE_BREAKERS if game == games.KAGE_MASTERS else DEFAULT_TIE_BREAKERS
 
 
-#: Bounds of the house rules that set league points and koban for byes and forfeits.
-MAX_HOUSE_POINTS = 20
-MAX_HOUSE_KOBAN = 100
+#: The range (lowest, highest) of every house rule that is a number, from the engines that take
+#: them: All-Stars' and every game's (rules/engine/house_rules.py), Ninjutsu's own. Enforced by the
+#: fields' validators and the tables' check constraints, shown on the form, and checked by the services.
+HOUSE_RULE_BOUNDS: dict[str, tuple[int, int]] = {**engine_house_rules.BOUNDS, **NINJUTSU_HOUSE_RULE_BOUNDS}
 
 
-MAX_TIME_LIMIT_MINUTES = 600
-MAX_PLACE_POINTS = 20
+def bounds_validators(name: str) -> list:
+    """The validators of a house-rule number's range (HOUSE_RULE_BOUNDS), one message for both ends."""
+    low, high = HOUSE_RULE_BOUNDS[name]
+    message = f"Between {low} and {high}."
+    return [MinValueValidator(low, message=message), MaxValueValidator(high, message=message)]
+
+
+def bounded(name: str, help_text: str = "") -> dict:
+    """A house-rule number's validators and help text (its range ends it)."""
+    low, high = HOUSE_RULE_BOUNDS[name]
+    return {"validators": bounds_validators(name), "help_text": f"{help_text} From {low} to {high}.".strip()}
+
+
+def house_rule_constraint(table: str) -> models.CheckConstraint:
+    """The database's own check that every house-rule number is in its range (empty: in range).
+
+    One constraint for them all: a model's validation runs a query for each check constraint, and
+    each field's validators already name the field that is out of range."""
+    condition = models.Q()
+    for name, (low, high) in HOUSE_RULE_BOUNDS.items():
+        condition &= models.Q(**{f"{name}__gte": low, f"{name}__lte": high}) | models.Q(**{f"{name}__isnull": True})
+    return models.CheckConstraint(
+        condition=condition,
+        name=f"{table}_house_rules_in_range",
+        violation_error_message="A house rule is out of its range.",
+    )
 
 
 def validate_place_points(value: str) -> None:
@@ -77,16 +104,16 @@ class HouseRules(models.Model):
         TABLE = "table", "The league table (points, then the tie-breakers)"
         STRENGTH = "strength", "Points, then the strength rating (Glicko-2)"
 
-    starting_koban = models.PositiveSmallIntegerField(default=rules_league.STARTING_KOBAN)
-    revenue_win = models.PositiveSmallIntegerField(default=rules_league.WIN_KOBAN)
+    starting_koban = models.PositiveSmallIntegerField(default=rules_league.STARTING_KOBAN, **bounded("starting_koban"))
+    revenue_win = models.PositiveSmallIntegerField(default=rules_league.WIN_KOBAN, **bounded("revenue_win"))
     revenue_draw = models.PositiveSmallIntegerField(
         default=rules_league.DEFAULT_DRAW_KOBAN,
-        help_text="The rulebook gives no revenue for a draw: this is the league's own figure.",
+        **bounded("revenue_draw", "The rulebook gives no revenue for a draw: this is the league's own figure."),
     )
-    revenue_loss = models.PositiveSmallIntegerField(default=rules_league.LOSS_KOBAN)
-    points_win = models.PositiveSmallIntegerField(default=3)
-    points_draw = models.PositiveSmallIntegerField(default=1)
-    points_loss = models.PositiveSmallIntegerField(default=0)
+    revenue_loss = models.PositiveSmallIntegerField(default=rules_league.LOSS_KOBAN, **bounded("revenue_loss"))
+    points_win = models.PositiveSmallIntegerField(default=3, **bounded("points_win"))
+    points_draw = models.PositiveSmallIntegerField(default=1, **bounded("points_draw"))
+    points_loss = models.PositiveSmallIntegerField(default=0, **bounded("points_loss"))
     tie_breakers = models.CharField(
         max_length=200,
         default=DEFAULT_TIE_BREAKERS,
@@ -101,34 +128,34 @@ class HouseRules(models.Model):
     )
     max_bonus_koban = models.PositiveSmallIntegerField(
         default=rules_league.MAX_BONUS_KOBAN,
-        validators=[MaxValueValidator(rules_league.MAX_BONUS_KOBAN_LIMIT)],
-        help_text=f"Most bonus koban an underdog earns after a game (the rulebook says "
-        f"{rules_league.MAX_BONUS_KOBAN}; at most {rules_league.MAX_BONUS_KOBAN_LIMIT}).",
+        **bounded(
+            "max_bonus_koban",
+            f"Most bonus koban an underdog earns after a game (the rulebook says {rules_league.MAX_BONUS_KOBAN}).",
+        ),
     )
     points_bye = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        validators=[MaxValueValidator(MAX_HOUSE_POINTS)],
-        help_text="League points for a bye in a swiss season. Empty: as many as a win.",
+        **bounded("points_bye", "League points for a bye in a swiss season. Empty: as many as a win."),
     )
     points_forfeit_win = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        validators=[MaxValueValidator(MAX_HOUSE_POINTS)],
-        help_text="League points for winning by forfeit (a walkover). Empty: as many as a win.",
+        **bounded("points_forfeit_win", "League points for winning by forfeit (a walkover). Empty: as many as a win."),
     )
     points_forfeit_loss = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        validators=[MaxValueValidator(MAX_HOUSE_POINTS)],
-        help_text="League points for the side that forfeits. Empty: as many as a loss.",
+        **bounded("points_forfeit_loss", "League points for the side that forfeits. Empty: as many as a loss."),
     )
     revenue_forfeit_win = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        validators=[MaxValueValidator(MAX_HOUSE_KOBAN)],
-        help_text="Koban for winning by forfeit. Empty: the win revenue above (the rulebook's, unless "
-        "changed). The forfeiting side earns nothing.",
+        **bounded(
+            "revenue_forfeit_win",
+            "Koban for winning by forfeit. Empty: the win revenue above (the rulebook's, unless "
+            "changed). The forfeiting side earns nothing.",
+        ),
     )
 
     swiss_order = models.CharField(
@@ -148,22 +175,28 @@ class HouseRules(models.Model):
     time_limit_minutes = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        validators=[MinValueValidator(5), MaxValueValidator(MAX_TIME_LIMIT_MINUTES)],
-        help_text="Ninjutsu: a game's time limit in minutes. A game stopped by the clock is won by the side with "
-        "more ninjas left and drawn when both have as many. Empty: no time limit (a game always has a winner).",
+        **bounded(
+            "time_limit_minutes",
+            "Ninjutsu: a game's time limit in minutes. A game stopped by the clock is won by the side with "
+            "more ninjas left and drawn when both have as many. Empty: no time limit (a game always has a winner).",
+        ),
     )
     points_time_win = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        validators=[MaxValueValidator(MAX_HOUSE_POINTS)],
-        help_text="Ninjutsu: league points for winning a game stopped by the time limit. Empty: as many as a win.",
+        **bounded(
+            "points_time_win",
+            "Ninjutsu: league points for winning a game stopped by the time limit. Empty: as many as a win.",
+        ),
     )
     points_time_loss = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        validators=[MaxValueValidator(MAX_HOUSE_POINTS)],
-        help_text="Ninjutsu: league points for losing a game stopped by the time limit. Empty: as many as a loss. "
-        "A draw on time scores a draw's points.",
+        **bounded(
+            "points_time_loss",
+            "Ninjutsu: league points for losing a game stopped by the time limit. Empty: as many as a loss. "
+            "A draw on time scores a draw's points.",
+        ),
     )
     # Kage Masters (issue 17): the book has no league; how a table's places become league points.
     kage_points = models.CharField(
@@ -303,6 +336,7 @@ class League(NameKeyMixin, HouseRules):
                 violation_error_message="A league with this name (or one that looks the same) already exists.",
             ),
             models.CheckConstraint(condition=~models.Q(name_key=""), name="league_name_not_blank"),
+            house_rule_constraint("league"),
         ]
 
     def __str__(self) -> str:
@@ -360,6 +394,7 @@ class Season(HouseRules):
             models.UniqueConstraint(
                 fields=["league"], condition=~models.Q(status="finished"), name="one_current_season_per_league"
             ),
+            house_rule_constraint("season"),
         ]
 
     def __str__(self) -> str:

@@ -43,7 +43,9 @@ def _request_and_dispatch(request: HttpRequest, form: SimulateForm, **kwargs) ->
             dispatched = dispatch_on_commit(
                 simulation_job_task, args=[job.pk], task_id=job.task_id, description=str(job)
             )
-    if dispatched is not None and dispatched.delayed:
+    if dispatched is not None and dispatched.failed:
+        messages.error(request, f"The simulation stopped: {dispatched.error}")
+    elif dispatched is not None and dispatched.delayed:
         messages.warning(request, "The task queue is unavailable: the simulation will start as soon as it is back.")
     elif not created:
         outcome = getattr(job, "request_outcome", "running")

@@ -537,7 +537,9 @@ def schedule_generate(request: HttpRequest, slug: str, number: int) -> HttpRespo
     except ValidationError as exc:
         messages.error(request, " ".join(exc.messages))
         return redirect(season)
-    if dispatched is not None and dispatched.delayed:
+    if dispatched is not None and dispatched.failed:
+        messages.error(request, f"The fixtures could not be generated: {dispatched.error}")
+    elif dispatched is not None and dispatched.delayed:
         messages.warning(
             request, "The task runner is unreachable just now: the fixtures will be generated as soon as it is back."
         )

@@ -12,6 +12,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
 from newsletters import services
+from outbox.tasks_common import run_job
 
 BUILD_MAX_RETRIES = 3
 DELIVERY_MAX_RETRIES = 4
@@ -33,15 +34,14 @@ def newsletter_build_task(self, newsletter_id: int) -> dict | None:
         if self.request.id and not self.request.is_eager:
             self.update_state(state="PROGRESS", meta={"done": done, "total": total, "step": step})
 
-    try:
-        newsletter = services.newsletter_build(newsletter_id=newsletter_id, progress=progress)
-    except (OperationalError, InterfaceError) as exc:
-        if self.request.retries >= BUILD_MAX_RETRIES:
-            services.newsletter_build_failed(newsletter_id=newsletter_id, error=f"Gave up after retries: {exc}")
-        raise
-    except Exception as exc:
-        services.newsletter_build_failed(newsletter_id=newsletter_id, error=f"{type(exc).__name__}: {exc}")
-        raise
+    # The broker or the database gone away leaves the build to the recovery of stopped jobs
+    # (outbox.tasks_common.run_job); any other error marks it failed, saying what happened.
+    newsletter = run_job(
+        self,
+        lambda: services.newsletter_build(newsletter_id=newsletter_id, progress=progress),
+        fail=lambda error: services.newsletter_build_failed(newsletter_id=newsletter_id, error=error),
+        any_error=True,
+    )
     if newsletter is None:
         return None
     return {

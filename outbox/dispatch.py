@@ -9,6 +9,7 @@ or `manage.py redispatch_outbox` sends it again when the broker is back, once. T
 from __future__ import annotations
 
 import logging
+import socket
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -48,19 +49,58 @@ def reset_broker_connections(app=None) -> None:
     app.amqp._producer_pool = None
 
 
+#: Errors that say a connection went away (the broker's, Redis', a socket's), as opposed to a
+#: task's own. Without a broker (eager), the task runs inside ``apply_async``: only these are the
+#: "task queue unavailable" that the outbox waits out; any other error is the task's, and said so.
+BROKER_ERRORS: tuple[type[BaseException], ...] = (ConnectionError, TimeoutError, socket.gaierror)
+try:
+    from kombu.exceptions import OperationalError as KombuOperationalError
+
+    BROKER_ERRORS = (*BROKER_ERRORS, KombuOperationalError)
+except ImportError:  # pragma: no cover - kombu comes with Celery
+    pass
+try:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    BROKER_ERRORS = (*BROKER_ERRORS, RedisConnectionError, RedisTimeoutError)
+except ImportError:  # pragma: no cover - without Redis there is no Redis error
+    pass
+
+#: The longest error a page or a job's row shows (its class and message).
+ERROR_LENGTH = 300
+
+
+def describe_error(exc: BaseException) -> str:
+    """What happened, for a page or a job's row: the error's class and message, bounded."""
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return text if len(text) <= ERROR_LENGTH else text[: ERROR_LENGTH - 1] + "…"
+
+
 class DispatchResult:
     def __init__(self) -> None:
         self.sent: bool | None = None  # None until the transaction commits
+        #: what went wrong when it was not the broker (the task ran here and failed), else ""
+        self.error = ""
 
     @property
     def delayed(self) -> bool:
-        return self.sent is False
+        """Stored in the outbox: the broker could not be reached."""
+        return self.sent is False and not self.error
+
+    @property
+    def failed(self) -> bool:
+        """The task ran here (no broker: eager) and stopped with an error of its own."""
+        return bool(self.error)
 
 
-def dispatch_now(
-    task, *, args: Sequence = (), kwargs: dict | None = None, task_id: str | None = None, description: str = ""
-) -> bool:
-    """Send now; on a broker error, store the task in the outbox. Returns True when sent."""
+class TaskFailed(Exception):
+    """A task run at once (eager) stopped with an error of its own, not the broker's."""
+
+
+def _send_or_store(task, *, args: Sequence, kwargs: dict | None, task_id: str | None, description: str) -> bool:
+    """Send now (True); on a broker error, store the task in the outbox (False). Raises
+    :class:`TaskFailed` when the task ran here and failed for another reason."""
     from outbox.models import OutboxTask
 
     try:
@@ -68,6 +108,9 @@ def dispatch_now(
         task.apply_async(args=list(args), kwargs=kwargs or {}, task_id=task_id, retry=True, retry_policy=RETRY_POLICY)
         return True
     except Exception as exc:
+        if task.app.conf.task_always_eager and not isinstance(exc, BROKER_ERRORS):
+            logger.exception("Task %s failed", task.name)
+            raise TaskFailed(describe_error(exc)) from exc
         logger.warning("Could not dispatch %s (%s); stored in the outbox to send later", task.name, exc)
         reset_broker_connections(task.app)
         OutboxTask.objects.create(
@@ -79,6 +122,17 @@ def dispatch_now(
             last_error=str(exc)[:300],
         )
         return False
+
+
+def dispatch_now(
+    task, *, args: Sequence = (), kwargs: dict | None = None, task_id: str | None = None, description: str = ""
+) -> bool:
+    """Send now; on a broker error, store the task in the outbox. Returns True when sent (or run
+    here, even if it failed: its failure is logged, and recorded by its service)."""
+    try:
+        return _send_or_store(task, args=args, kwargs=kwargs, task_id=task_id, description=description)
+    except TaskFailed:
+        return True
 
 
 def dispatch_on_commit(
@@ -93,7 +147,10 @@ def dispatch_on_commit(
     result = DispatchResult()
 
     def send() -> None:
-        result.sent = dispatch_now(task, args=args, kwargs=kwargs, task_id=task_id, description=description)
+        try:
+            result.sent = _send_or_store(task, args=args, kwargs=kwargs, task_id=task_id, description=description)
+        except TaskFailed as exc:
+            result.sent, result.error = False, str(exc)
         if on_result is not None:
             on_result(result.sent)
 

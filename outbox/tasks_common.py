@@ -3,15 +3,22 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TypeVar
 
 from django.db import InterfaceError, OperationalError
 
+from outbox.dispatch import BROKER_ERRORS, describe_error
+
 T = TypeVar("T")
+
+logger = logging.getLogger(__name__)
 
 MAX_RETRIES = 3
 DB_ERRORS = (OperationalError, InterfaceError)
+#: The broker, Redis or the database went away: what a job is resumed after, not failed by.
+GONE_AWAY = (*DB_ERRORS, *BROKER_ERRORS)
 
 #: Options for `@shared_task(**IDEMPOTENT_TASK)`: bounded retries with backoff on database errors.
 IDEMPOTENT_TASK = {
@@ -41,19 +48,20 @@ def run_job(
     *,
     fail: Callable[[str], None],
     any_error: bool = False,
-    max_retries: int = MAX_RETRIES,
 ) -> T:
-    """Run a job's service inside its task. A database error is raised again (the task retries it)
-    and, once the retries are spent, the job is marked failed with ``fail(reason)``; with
-    ``any_error``, any other error marks it failed at once (a bug must not leave a job "running",
-    which would block new requests)."""
+    """Run a job's service inside its task. A database error is raised again (the task retries it).
+    An error saying the broker or the database went away (``GONE_AWAY``) never marks the job
+    failed, even once the retries are spent: the job is left unfinished, as one whose worker died,
+    and the periodic recovery resumes it when it shows no more sign of life, at most
+    ``JOB_MAX_RESTARTS`` times (outbox/jobs.py). With ``any_error``, any other error marks it failed
+    at once, saying what happened (a bug must not leave a job "running", which would block new
+    requests)."""
     try:
         return service()
-    except DB_ERRORS as exc:
-        if task.request.retries >= max_retries:
-            fail(f"Gave up after {max_retries} retries: {exc}")
+    except GONE_AWAY as exc:
+        logger.warning("%s stopped, to be resumed: %s", task.name, describe_error(exc))
         raise
     except Exception as exc:
         if any_error:
-            fail(f"{type(exc).__name__}: {exc}")
+            fail(describe_error(exc))
         raise

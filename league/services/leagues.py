@@ -13,14 +13,13 @@ from django.utils.text import slugify
 from common import text
 from games import registry as games
 from league.models import (
-    MAX_HOUSE_KOBAN,
-    MAX_HOUSE_POINTS,
+    HOUSE_RULE_BOUNDS,
     TIE_BREAKER_CHOICES,
     HouseRules,
     League,
     default_tie_breakers,
 )
-from rules.engine import league as rules_league
+from rules.engine import house_rules as engine_house_rules
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -37,15 +36,6 @@ def validate_tie_breakers(value: str) -> str:
     return ",".join(names)
 
 
-#: House rules that may be empty (the default) or a number up to a bound.
-BOUNDED_HOUSE_RULES = {
-    "points_bye": MAX_HOUSE_POINTS,
-    "points_forfeit_win": MAX_HOUSE_POINTS,
-    "points_forfeit_loss": MAX_HOUSE_POINTS,
-    "revenue_forfeit_win": MAX_HOUSE_KOBAN,
-}
-
-
 def _clean_house_rules(rules: Mapping) -> dict:
     unknown = set(rules) - set(HouseRules.HOUSE_RULE_FIELDS)
     if unknown:
@@ -53,15 +43,11 @@ def _clean_house_rules(rules: Mapping) -> dict:
     cleaned = dict(rules)
     if "tie_breakers" in cleaned:
         cleaned["tie_breakers"] = validate_tie_breakers(cleaned["tie_breakers"])
-    for name, bound in BOUNDED_HOUSE_RULES.items():
-        value = cleaned.get(name)
-        if value is not None and not 0 <= value <= bound:
-            raise ValidationError({name: f"Between 0 and {bound} (empty: the default)."})
-    cap = cleaned.get("max_bonus_koban")
-    if cap is not None and not 0 <= cap <= rules_league.MAX_BONUS_KOBAN_LIMIT:
-        raise ValidationError(
-            {"max_bonus_koban": f"The bonus koban cap is between 0 and {rules_league.MAX_BONUS_KOBAN_LIMIT}."}
-        )
+    # Every number in its range (the engines'): a number with no bound once stopped a simulation
+    # with an OverflowError (issue 27, finding 7).
+    errors = engine_house_rules.bounds_errors(cleaned, HOUSE_RULE_BOUNDS)
+    if errors:
+        raise ValidationError(errors)
     return cleaned
 
 

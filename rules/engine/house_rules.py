@@ -13,11 +13,53 @@ from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
-from .league import DEFAULT_DRAW_KOBAN, LOSS_KOBAN, MAX_BONUS_KOBAN, STARTING_KOBAN, WIN_KOBAN
+from .league import DEFAULT_DRAW_KOBAN, LOSS_KOBAN, MAX_BONUS_KOBAN, MAX_BONUS_KOBAN_LIMIT, STARTING_KOBAN, WIN_KOBAN
 from .postgame import PostgameRules
 from .standings import DEFAULT_TIE_BREAKERS, TieBreaker
 
-__all__ = ["DiceMode", "HouseRules"]
+__all__ = ["BOUNDS", "DiceMode", "HouseRules", "bounds_errors"]
+
+#: Most league points one game (or a bye, a forfeit) scores: the master sets them freely, and a
+#: table of a season's points stays readable (the usual 3/1/0 is well inside).
+MAX_POINTS = 20
+#: Most koban a master may give a team to start with: ten times the rulebook's 100 ("A player gets
+#: 100 koban to spend to recruit models for their team", "Building Teams").
+MAX_STARTING_KOBAN = 10 * STARTING_KOBAN
+#: Most koban one game pays: ten times a win's 10 ("Revenue"). A long season of such games stays far
+#: from any limit of the treasury's ledger (a number with no bound overflowed it: issue 27, 7).
+MAX_REVENUE = 10 * WIN_KOBAN
+
+#: The range (lowest, highest) of every house rule that is a number, both included; a rule that
+#: may be empty (None: its default) is in range when empty. Each game's own rules have theirs in
+#: the game's engine (games/ninjutsu/engine/results.py: the time limit).
+BOUNDS: dict[str, tuple[int, int]] = {
+    "starting_koban": (0, MAX_STARTING_KOBAN),
+    "revenue_win": (0, MAX_REVENUE),
+    "revenue_draw": (0, MAX_REVENUE),
+    "revenue_loss": (0, MAX_REVENUE),
+    "points_win": (0, MAX_POINTS),
+    "points_draw": (0, MAX_POINTS),
+    "points_loss": (0, MAX_POINTS),
+    # twice a win's revenue: an underdog's bonus never outweighs what the game pays (docs/rulings.md)
+    "max_bonus_koban": (0, MAX_BONUS_KOBAN_LIMIT),
+    "points_bye": (0, MAX_POINTS),
+    "points_forfeit_win": (0, MAX_POINTS),
+    "points_forfeit_loss": (0, MAX_POINTS),
+    "revenue_forfeit_win": (0, MAX_REVENUE),
+}
+
+
+def bounds_errors(values: Mapping[str, Any], bounds: Mapping[str, tuple[int, int]] = BOUNDS) -> dict[str, str]:
+    """What is wrong with the numbers among ``values`` ({rule: message}; empty when all are in
+    range). A rule not in ``bounds`` is not looked at; None (a rule's default) is in range."""
+    errors = {}
+    for name, value in values.items():
+        if name not in bounds or value is None:
+            continue
+        low, high = bounds[name]
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            errors[name] = f"{name.replace('_', ' ').capitalize()} must be a whole number between {low} and {high}."
+    return errors
 
 
 class DiceMode(str, Enum):

@@ -9,15 +9,20 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from league import services as league_services
 from league.models import ScheduleRun, Season
 from league.services import simulations as simulation
+from league.tasks import simulation_job_task
 from matches import simulation as match_simulation
 from matches.models import Match, SimulationJob, SimulationRun
 from outbox.jobs import recover_stale_jobs
 from outbox.models import OutboxTask
+from outbox.tasks_common import MAX_RETRIES
 from tests.factories import LeagueFactory, UserFactory, make_legal_team
 from tests.league.helpers import generate
 
@@ -136,3 +141,75 @@ def test_jobs_record_a_heartbeat_as_they_run(season, django_capture_on_commit_ca
     assert job.heartbeat_at >= job.queued_at
     run = ScheduleRun.objects.get(season=season)
     assert run.heartbeat_at is not None  # the schedule run beat before its transaction
+
+
+#: What a task raises when the broker, Redis or the database goes away.
+GONE_AWAY = [
+    RedisConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused."),
+    KombuOperationalError("[Errno 111] Connection refused"),
+    ConnectionError("[Errno 104] Connection reset by peer"),
+    OperationalError("server closed the connection unexpectedly"),
+    InterfaceError("connection already closed"),
+]
+
+
+def going_away(monkeypatch, error: Exception) -> dict:
+    """Matches after the first round raise ``error`` while ``state["down"]`` (the first round of
+    two matches is played and committed, the second undone)."""
+    real = match_simulation.simulate_match
+    state = {"calls": 0, "down": True}
+
+    def simulate_match(**kwargs):
+        state["calls"] += 1
+        if state["down"] and state["calls"] > 2:
+            raise error
+        return real(**kwargs)
+
+    monkeypatch.setattr(match_simulation, "simulate_match", simulate_match)
+    return state
+
+
+@pytest.mark.parametrize("error", GONE_AWAY, ids=lambda e: type(e).__module__.split(".")[0] + "." + type(e).__name__)
+def test_a_job_whose_broker_or_database_went_away_is_resumed_like_one_whose_worker_died(
+    season, monkeypatch, error, django_capture_on_commit_callbacks
+):
+    """Issue 27, finding 14: the season simulation ended "failed, 2/6, ConnectionError" for good.
+    A job stopped by the broker or the database going away is left unfinished; the periodic check
+    resumes it once it shows no sign of life, and it finishes without playing a match twice."""
+    job, created = simulation.simulation_request(
+        actor=season.league.master, scope=SimulationJob.Scope.SEASON, season=season, seed=5
+    )
+    assert created
+    state = going_away(monkeypatch, error)
+    with pytest.raises(type(error)):
+        # the task, its retries of a database error spent (the last attempt)
+        simulation_job_task.apply(args=[job.pk], retries=MAX_RETRIES, throw=True)
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.RUNNING and job.error == ""
+    assert job.done == 2 and SimulationRun.objects.filter(match__season=season).count() == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recover_stale_jobs() == []  # it beat a moment ago: left alone for now
+
+    state["down"] = False  # back
+    with django_capture_on_commit_callbacks(execute=True):
+        outcomes = recover_stale_jobs(now=timezone.now() + LONG_AGO)
+    assert outcomes and outcomes[0].startswith(f"simulation {job.pk}: The worker stopped")
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.DONE and job.done == job.total == 6 and job.restarts == 1
+    assert SimulationRun.objects.filter(match__season=season).count() == 6  # none played twice
+    assert Match.objects.filter(season=season, status=Match.Status.CONFIRMED).count() == 6
+
+
+def test_a_job_whose_connection_keeps_going_away_counts_against_the_restarts(
+    season, settings, monkeypatch, django_capture_on_commit_callbacks
+):
+    job = stopped_job(season, played=0, restarts=settings.JOB_MAX_RESTARTS)
+    going_away(monkeypatch, RedisConnectionError("Connection refused"))
+    with pytest.raises(RedisConnectionError):
+        simulation_job_task.apply(args=[job.pk], retries=MAX_RETRIES, throw=True)
+    assert SimulationJob.objects.get(pk=job.pk).status == SimulationJob.Status.RUNNING
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recover_stale_jobs(now=timezone.now() + dt.timedelta(days=1)) == [f"simulation {job.pk}: gave up"]
+    job.refresh_from_db()
+    assert job.status == SimulationJob.Status.FAILED
+    assert f"Stopped {settings.JOB_MAX_RESTARTS + 1} times without finishing" in job.error

@@ -9,6 +9,7 @@ from django.urls import reverse
 from league.models import ScheduleRun
 from league.services import simulations as simulation
 from matches.models import Match, SimulationJob
+from outbox.models import OutboxTask
 from tests.factories import UserFactory
 from tests.league.helpers import generate, make_season
 
@@ -184,3 +185,31 @@ def test_the_masters_box_says_what_is_made_and_offers_nothing_done(client, djang
     assert season.bracket_slots.get().winner_id is not None  # the final is decided
     after = client.get(season.get_absolute_url()).content.decode()
     assert "Advance the playoffs" not in after and "not yet" not in after
+
+
+@pytest.mark.django_db(transaction=True)  # commits as the site does: the task runs inside the request
+def test_a_simulation_that_stops_with_its_own_error_says_what_happened(
+    client, season, monkeypatch, django_assert_max_num_queries
+):
+    """Issue 27, finding 7: a simulation that overflowed was shown as "the task queue is
+    unavailable" (and its task stored to be sent again). An error that is not the broker's is said
+    as it is: its class and message, bounded."""
+    from matches import simulation as match_simulation
+
+    def overflows(**kwargs):
+        raise OverflowError("Python int too large to convert to SQLite INTEGER" + " and so on" * 100)
+
+    monkeypatch.setattr(match_simulation, "simulate_match", overflows)
+    client.force_login(season.league.master)
+    url = reverse("simulation:simulate_season", kwargs={"slug": season.league.slug, "number": season.number})
+    response = client.post(url, {"policy": "auto"})
+    job = SimulationJob.objects.get()
+    assert response.status_code == 302 and response["Location"] == job.get_absolute_url()
+    with django_assert_max_num_queries(12):
+        page = client.get(response["Location"]).content.decode()
+    assert "task queue is unavailable" not in page
+    assert not OutboxTask.objects.exists()  # not waiting for a broker that is there
+    assert "The simulation stopped: OverflowError: Python int too large to convert to SQLite INTEGER" in page
+    assert job.status == SimulationJob.Status.FAILED and job.error.startswith("OverflowError: Python int too large")
+    assert len(job.error) <= 300 and job.error.endswith("…")
+    assert not Match.objects.filter(status="confirmed").exists()

@@ -26,6 +26,7 @@ from fractions import Fraction
 
 __all__ = [
     "KAGE_MASTERS",
+    "MAX_PLACE_POINTS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "PointsScheme",
@@ -44,6 +45,9 @@ KAGE_MASTERS = ("Assassin", "Chain Specialist", "Firebrand", "Spy", "Trickster")
 #: Coins a player starts with (KM l.11): a player who never beats the House and is never robbed
 #: ends with them; treasure below zero is impossible (an Arrow steals a coin the target has).
 STARTING_COINS = 3
+#: Most league points a place scores under the fixed scheme (a house rule, "3,2,1,0,0" by
+#: default): as bounded as the other games' league points (rules.engine.house_rules.MAX_POINTS).
+MAX_PLACE_POINTS = 20
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from .battle import MAX_SHURIKEN, Rank, duel_odds
 
 __all__ = [
     "ACTION_CARDS",
+    "HOUSE_RULE_BOUNDS",
     "Card",
     "Ending",
     "NinjutsuResult",
@@ -163,6 +164,17 @@ def _time_limit_errors(result: NinjutsuResult) -> list[str]:
     if result.winner != expected:
         return ["Stopped by the time limit, the side with more ninjas left wins and equal numbers draw."]
     return []
+
+
+#: The range (lowest, highest) of Ninjutsu's own house rules, both included (empty: no time limit,
+#: or a win's and a loss's points). The book has no clock: a limit shorter than five minutes is no
+#: game, one over ten hours no evening's; league points as bounded as the other games'
+#: (rules.engine.house_rules.MAX_POINTS).
+HOUSE_RULE_BOUNDS: dict[str, tuple[int, int]] = {
+    "time_limit_minutes": (5, 600),
+    "points_time_win": (0, 20),
+    "points_time_loss": (0, 20),
+}
 
 
 @dataclass(frozen=True)
