@@ -71,6 +71,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Outermost, and answering nothing itself: an error under /api/ leaves as JSON (api/middleware.py).
+    "api.middleware.JsonErrorsMiddleware",
     # The Host header is checked first, before anything (the page cache) may answer.
     "league.middleware.AllowedHostMiddleware",
     "django.middleware.security.SecurityMiddleware",
