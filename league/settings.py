@@ -222,6 +222,9 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     CELERY_RESULT_BACKEND = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
+    if REDIS_URL.split("://", 1)[0] in ("redis", "rediss"):
+        # kombu's Redis transport, surviving a broker outage while a task runs (league/broker.py)
+        CELERY_BROKER_TRANSPORT = "league.broker:Transport"
 else:
     CELERY_BROKER_URL = "memory://"
     CELERY_RESULT_BACKEND = "cache+memory://"

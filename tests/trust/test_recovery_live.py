@@ -231,3 +231,78 @@ def test_a_killed_workers_job_is_resumed_by_beat(own_redis, periodic_every_secon
     assert job.restarts == 1 and job.restart_note.startswith("The worker stopped"), job.restart_note
     page = Client().get(url).content.decode()
     assert job.restart_note in page and "resumed at" in page
+
+
+# --- issue 27, finding 13: a broker outage while a job runs ------------------------------------------------
+
+
+def _connected(worker: Worker) -> int:
+    """How many times the worker has connected to the broker."""
+    return worker.output(tail=1_000_000).count("] Connected to ")
+
+
+def _given_up(worker: Worker) -> bool:
+    """The worker exited, or its main process gave up (it then waits for the running task and exits)."""
+    return worker.proc.poll() is not None or "Unrecoverable error" in worker.output(tail=1_000_000)
+
+
+@pytest.mark.slow(reason="stops and restarts a Redis server of its own under the Procfile's prefork worker mid-job")
+def test_the_worker_outlives_a_redis_outage_during_a_job(own_redis, tmp_path):
+    """The Procfile's worker (prefork, two processes) is in the middle of a season's simulation
+    when Redis stops; two more seasons' simulations are asked for meanwhile and wait in the outbox.
+    Redis comes back on the same port (empty: it keeps nothing on disk). The same worker process
+    reconnects by itself, finishes the running job, and runs each stored task once when it is sent
+    again. Before (Celery 5.7.0): "Unrecoverable error: AttributeError('NoneType' object has no
+    attribute 'hostname')" while restoring the running task's message, and every worker process
+    exited."""
+    from outbox.dispatch import dispatch_now
+
+    running, *stored = (_simulated_season(f"outage-{n}") for n in range(3))
+    jobs = []
+    for season in (running, *stored):
+        job, created = simulation.simulation_request(
+            actor=season.league.master, scope=SimulationJob.Scope.SEASON, season=season, seed=5
+        )
+        assert created
+        jobs.append(job)
+    pause, resume = tmp_path / "paused.json", tmp_path / "resume"
+    worker = Worker(own_redis.url, pause_file=pause, resume_file=resume, visibility_timeout=HOUR, procfile=True)
+    try:
+        wait_until(lambda: _connected(worker), 60, f"the worker to connect\n{worker.output()}")
+        assert dispatch_now(simulation_job_task, args=[jobs[0].pk], task_id=jobs[0].task_id)
+        wait_until(pause.exists, 60, f"the worker to start the job\n{worker.output()}")
+
+        own_redis.stop()  # mid-job
+        for job in jobs[1:]:
+            assert not dispatch_now(simulation_job_task, args=[job.pk], task_id=job.task_id)  # stored
+        assert OutboxTask.objects.filter(status=OutboxTask.Status.PENDING).count() == 2
+        wait_until(
+            lambda: "Connection to broker lost" in worker.output(tail=1_000_000) or worker.proc.poll() is not None,
+            30,
+            f"the worker to notice the outage\n{worker.output()}",
+        )
+        own_redis.start()  # back, on the same port
+        wait_until(
+            lambda: _connected(worker) >= 2 or _given_up(worker),
+            60,
+            f"the worker to reconnect\n{worker.output()}",
+        )
+        assert not _given_up(worker), f"the worker is shutting down for good\n{worker.output(12_000)}"
+        resume.touch()  # the running job goes on
+
+        call_command("redispatch_outbox")  # what beat does every minute
+        assert set(OutboxTask.objects.values_list("status", flat=True)) == {OutboxTask.Status.SENT}
+        wait_until(
+            lambda: all(SimulationJob.objects.get(pk=job.pk).status == SimulationJob.Status.DONE for job in jobs),
+            120,
+            f"the worker to finish every job\n{worker.output()}",
+        )
+        time.sleep(1)  # nothing runs twice a moment later
+        assert worker.proc.poll() is None, worker.output()
+        log = worker.output(tail=1_000_000)
+    finally:
+        worker.stop()
+    assert sorted(_received(log, "matches.tasks.simulation_job_task")) == sorted(job.task_id for job in jobs)
+    for season in (running, *stored):
+        assert Match.objects.filter(season=season, status=Match.Status.CONFIRMED).count() == 6
+        assert SimulationRun.objects.filter(match__season=season).count() == 6  # no match played twice

@@ -8,6 +8,8 @@
 * TRUST_PAUSE_FILE: at the task's first progress report with ``done >= 1`` (something made),
   write the reported progress to this file and sleep, so the test can kill the worker in the
   middle of the task.
+* TRUST_RESUME_FILE (with TRUST_PAUSE_FILE): pause only until this file exists, then go on with
+  the task, so the test can do something to the broker while the task is under way.
 
 Nothing here is imported by the site; production behaviour is untouched.
 """
@@ -38,7 +40,10 @@ if os.environ.get("TRUST_PAUSE_FILE"):
         _update_state(self, task_id=task_id, state=state, meta=meta, **kwargs)
         if state == "PROGRESS" and isinstance(meta, dict) and meta.get("done", 0) >= 1:
             Path(os.environ["TRUST_PAUSE_FILE"]).write_text(json.dumps({"task": self.name, "meta": meta}))
-            time.sleep(600)  # the test kills the worker here
+            resume = os.environ.get("TRUST_RESUME_FILE")
+            deadline = time.monotonic() + 600
+            while time.monotonic() < deadline and not (resume and Path(resume).exists()):
+                time.sleep(0.1)  # the test kills the worker here, or lets it go on
 
     Task.update_state = _update_state_then_pause
 

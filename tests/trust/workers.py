@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -68,24 +69,43 @@ class _Process:
                 self.kill()
 
 
+def procfile_worker_command() -> list[str]:
+    """The Procfile's ``worker`` command as production runs it (its pool, its concurrency), with
+    the test app (the site's app and the knobs of tests/trust/worker_app.py) for ``league``."""
+    line = next(
+        line.split(":", 1)[1] for line in (ROOT / "Procfile").read_text().splitlines() if line.startswith("worker:")
+    )
+    argv = shlex.split(line)
+    assert argv[:3] == ["celery", "-A", "league"], argv
+    return [str(CELERY), "-A", "tests.trust.worker_app", *argv[3:]]
+
+
 class Worker(_Process):
-    """``celery -A tests.trust.worker_app worker -P solo -c 1`` against the test database."""
+    """``celery -A tests.trust.worker_app worker -P solo -c 1`` against the test database; with
+    ``procfile=True``, the Procfile's own worker command (prefork, its concurrency) instead."""
 
     def __init__(
         self,
         redis_url: str,
         *,
         pause_file: Path | None = None,
+        resume_file: Path | None = None,
         visibility_timeout: float = 2.0,
         env: dict[str, str] | None = None,
+        procfile: bool = False,
     ) -> None:
         self.log = tempfile.NamedTemporaryFile(prefix="trust-worker-", suffix=".log", delete=False)  # noqa: SIM115
         env = {**subprocess_env(redis_url), "TRUST_VISIBILITY_TIMEOUT": str(visibility_timeout), **(env or {})}
         env.pop("TRUST_PAUSE_FILE", None)
+        env.pop("TRUST_RESUME_FILE", None)
         if pause_file is not None:
             env["TRUST_PAUSE_FILE"] = str(pause_file)
-        self.proc = subprocess.Popen(
-            [
+        if resume_file is not None:
+            env["TRUST_RESUME_FILE"] = str(resume_file)
+        command = (
+            procfile_worker_command()
+            if procfile
+            else [
                 str(CELERY),
                 "-A",
                 "tests.trust.worker_app",
@@ -101,7 +121,10 @@ class Worker(_Process):
                 "INFO",
                 "-n",
                 f"trust-{os.getpid()}-{id(self)}@%h",
-            ],
+            ]
+        )
+        self.proc = subprocess.Popen(
+            command,
             cwd=ROOT,
             env=env,
             stdout=self.log,
