@@ -19,10 +19,11 @@ def test_task_runs_through_a_real_worker_over_redis(celery_worker_live, catalog)
 def test_task_runs_eagerly_in_process(catalog):
     from league.celery import app
 
+    assert catalog_summary_task.app is app  # no other app made current by an earlier test
     previous = app.conf.task_always_eager
     app.conf.task_always_eager = True
     try:
         result = catalog_summary_task.delay()
     finally:
         app.conf.task_always_eager = previous
-    assert result.get()["challenges"] == 8
+    assert result.get(timeout=10)["challenges"] == 8

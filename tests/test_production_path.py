@@ -175,7 +175,9 @@ def test_procfile_processes_serve_run_tasks_and_stop(own_database, own_redis, tm
         # worker: a task through the broker, answered from the database the release migrated.
         from celery import Celery
 
-        client = Celery("production-path", broker=own_redis, backend=own_redis)
+        # not the current app: under xdist this process runs other tests after this one, whose
+        # shared tasks must keep resolving to the site's app (league.celery), not this client
+        client = Celery("production-path", broker=own_redis, backend=own_redis, set_as_current=False)
         client.conf.update(task_serializer="json", result_serializer="json", accept_content=["json"])
         try:
             counts = client.send_task("rules.tasks.catalog_summary_task").get(timeout=60)
