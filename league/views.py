@@ -299,6 +299,12 @@ def _season_plan(data: dict) -> dict:
     }
 
 
+def _entrants(league: League, count: int) -> str:
+    """ "5 teams", "1 player": a count of entrants in the league's game's own word."""
+    info = league.game_info
+    return f"{count} {info.entrant if count == 1 else info.entrants}"
+
+
 @login_required
 def season_create(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
@@ -309,7 +315,8 @@ def season_create(request: HttpRequest, slug: str) -> HttpResponse:
         form,
         lambda data: services.season_create(league=league, **_season_plan(data)),
         lambda season: (
-            f"{season.name} is open with {season.entries.count()} teams and the league's current house rules."
+            f"{season.name} is open with {_entrants(league, season.entries.count())} and the league's current "
+            "house rules."
         ),
     )
     if done:
@@ -482,7 +489,9 @@ def season_rollover(request: HttpRequest, slug: str, number: int) -> HttpRespons
         request,
         form,
         lambda data: services.season_rollover(season=season, **_season_plan(data)),
-        lambda new: f"{season.name} is archived. {new.name} is open with {new.entries.count()} teams.",
+        lambda new: (
+            f"{season.name} is archived. {new.name} is open with {_entrants(season.league, new.entries.count())}."
+        ),
     )
     if done:
         return redirect(done.result)

@@ -666,7 +666,7 @@ def chart_section(games: dict[int, list[MatchTeam]], season, table_rows: Sequenc
     x_label = "Round" if by_round else "Games played"
     # A line per team stays readable (and the email small) only for the leaders: the top teams of the table.
     shown = order[:MAX_CHART_TEAMS]
-    note = f" (top {len(shown)} of {len(order)} teams)" if len(order) > len(shown) else ""
+    note = f" (top {len(shown)} of {len(order)} {season.league.game_info.entrants})" if len(order) > len(shown) else ""
     pts_series = [Series(names.get(t, str(t)), tuple(points[t])) for t in shown if points.get(t)]
     title = "League points over the season" + note
     svg = line_chart(pts_series, title=title, x_label=x_label, y_label="Points")

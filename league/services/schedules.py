@@ -226,7 +226,7 @@ def _plan_round_robin(run: ScheduleRun, season: Season, rng: random.Random):
         for pairing in rnd.pairings:
             fixtures.append((rnd.number, pairing.home, pairing.away, "", None))
         if rnd.bye is not None:
-            byes.append((rnd.number, rnd.bye, "bye: odd number of teams"))
+            byes.append((rnd.number, rnd.bye, f"bye: odd number of {season.league.game_info.entrants}"))
     return fixtures, byes
 
 

@@ -185,3 +185,30 @@ def test_a_ninjutsu_time_limit_and_kage_place_points_are_house_rules(client):
         assert page.status_code == 200 and message in page.content.decode()
     client.post(reverse("league:create"), {**bad, "kage_fixed_points": "5,3,2,1,0"})
     assert League.objects.get(name="Dice Den").place_points == (5, 3, 2, 1, 0)
+
+
+def test_the_house_rules_box_shows_each_games_own_rules(client):
+    """Issue 27, finding 10: the league page's house-rules box left out the Ninjutsu time limit and
+    how a Kage Masters table's places score (before: neither "Time limit" nor "Places score" was in it)."""
+    timed = LeagueFactory(name="Clockwork", game=games.NINJUTSU, time_limit_minutes=45, points_time_win=2)
+    untimed = LeagueFactory(name="Open Dojo", game=games.NINJUTSU)
+    kage = LeagueFactory(name="Dice Hall", game=games.KAGE_MASTERS, kage_points="fixed", kage_fixed_points="5,3,2,1,0")
+
+    def box(league):
+        return client.get(league.get_absolute_url()).content.decode().split('data-testid="house-rules"')[1]
+
+    assert "45 minutes; won on time 2/0 points" in box(timed)
+    assert "None: every game has a winner" in box(untimed)
+    kage_box = box(kage)
+    assert "(5,3,2,1,0); total treasure breaks ties" in kage_box and "Time limit" not in kage_box
+    assert "Places score" not in box(timed)
+
+
+@pytest.mark.parametrize(("game", "word"), [(games.NINJUTSU, "players"), (games.ALLSTARS, "teams")])
+def test_a_new_season_counts_its_entrants_in_the_games_word(client, game, word):
+    """Issue 27, finding 10: a new Ninjutsu season said "open with 0 teams" (players' games have players)."""
+    league = LeagueFactory(name="Counting House", game=game)
+    client.force_login(league.master)
+    data = {"name": "Spring", "format": "round_robin", "swiss_rounds": 3, "playoff_teams": 0}
+    page = client.post(reverse("league:season_create", args=[league.slug]), data, follow=True).content.decode()
+    assert f"Spring is open with 0 {word} and the league" in page

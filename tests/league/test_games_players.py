@@ -151,6 +151,8 @@ def test_a_round_robin_for_players_with_a_bye_and_the_table(client, django_asser
     # Ninjutsu has no challenges: nothing rolled, nothing to choose
     assert all(m.challenge_id is None and not m.challenge_roll and not m.challenge_chooser for m in matches)
     assert Bye.objects.filter(season=season).count() == 3  # one player sits out each round
+    # in the game's own words (issue 27, finding 10: "bye: odd number of teams" before)
+    assert set(Bye.objects.filter(season=season).values_list("reason", flat=True)) == {"bye: odd number of players"}
     with django_assert_max_num_queries(14):
         page = client.get(season.get_absolute_url())
     html = page.content.decode()

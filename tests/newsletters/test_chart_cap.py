@@ -8,7 +8,7 @@ from newsletters.content import MAX_CHART_TEAMS, chart_section
 def test_charts_draw_only_the_top_teams_of_the_table():
     teams = [NS(pk=i, name=f"Team {i}") for i in range(1, 21)]
     rows = [NS(team=t) for t in teams]  # table order: Team 1 leads
-    season = NS(points_win=3, points_draw=1, points_loss=0)
+    season = NS(points_win=3, points_draw=1, points_loss=0, league=NS(game_info=NS(entrants="teams")))
     games = {}
     for n, (a, b) in enumerate(zip(teams[0::2], teams[1::2], strict=True)):
         match = NS(round_number=1)
