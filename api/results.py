@@ -14,9 +14,10 @@ from matches.forms import ResultForm
 from matches.models import Match
 
 
-def result_form(match: Match, data: dict | None) -> ResultForm:
-    """The result page's form for a kicked-off match (the same as the web page's)."""
-    return ResultForm.for_match(match, data)
+def result_form(match: Match, data: dict | None, user=None) -> ResultForm:
+    """The result page's form for a kicked-off match (the same as the web page's), as ``user``
+    fills it in (the upkeep of his own ronin only; the master's: every side's)."""
+    return ResultForm.for_match(match, data, user=user)
 
 
 def form_data(document: dict, form: ResultForm) -> dict[str, str]:
@@ -54,7 +55,11 @@ def form_data(document: dict, form: ResultForm) -> dict[str, str]:
         if n.get("downtime_die"):
             put(f"d{nid}", n["downtime_die"], f"Ninja {nid}: this league rolls the downtime dice on the server.")
     for u in document.get("upkeep", []):
-        put(f"u{u['ninja']}", u["decision"], f"Ninja {u['ninja']} is not a ronin of this match.")
+        put(
+            f"u{u['ninja']}",
+            u["decision"],
+            f"Ninja {u['ninja']} is not a ronin of this match whose upkeep you decide (each team decides its own).",
+        )
     for key in form.fields:
         if key.endswith("_played") and int(key[1:].split("_")[0]) not in mentioned:
             data[key] = "on"

@@ -266,8 +266,8 @@ class MatchViewSet(ReadOnlyViewSet):
         if match.kicked_off_at is None:
             match_services.match_kick_off(match=match)
         match = match_selectors.match_for_page(match.pk)
-        form = results.result_form(match, None)
-        form = results.result_form(match, results.form_data(document, form))
+        form = results.result_form(match, None, user=self.request.user)
+        form = results.result_form(match, results.form_data(document, form), user=self.request.user)
         return match, form
 
     @extend_schema(request=s.DraftInput, responses=s.DraftSerializer, filters=False)

@@ -86,6 +86,8 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
         data = super().clean()
         if not data.get("swiss_order"):
             data["swiss_order"] = HouseRules.SwissOrder.TABLE
+        if "ronin_upkeep_default" in self.fields and not data.get("ronin_upkeep_default"):
+            data["ronin_upkeep_default"] = HouseRules.UpkeepDefault.PAY  # left unset: the form's default
         for name in HouseRules.KAGE_MASTERS_ONLY_FIELDS:
             if name in self.fields and not data.get(name):
                 data[name] = League._meta.get_field(name).get_default()

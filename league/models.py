@@ -171,6 +171,20 @@ class HouseRules(models.Model):
         help_text="A player may enter more than one team in the same season. Off: one team per player.",
     )
 
+    class UpkeepDefault(models.TextChoices):
+        PAY = "pay", "Paid (if the treasury covers it)"
+        RELEASE = "release", "Released"
+
+    # Ronin upkeep is decided by the ronin's own team ("a team must pay Ronin a fee after each game";
+    # docs/rulings.md): a result waits for the owner; by the fixture's deadline, this decides.
+    ronin_upkeep_default = models.CharField(
+        max_length=10,
+        choices=UpkeepDefault.choices,
+        default=UpkeepDefault.PAY,
+        blank=True,
+        help_text="A ronin's upkeep when its owner has not decided by the fixture's deadline.",
+    )
+
     # Ninjutsu (issue 17): the book has no time limit and no draws; a league may set one.
     time_limit_minutes = models.PositiveSmallIntegerField(
         null=True,
@@ -232,6 +246,7 @@ class HouseRules(models.Model):
         "revenue_forfeit_win",
         "swiss_order",
         "several_teams_per_owner",
+        "ronin_upkeep_default",
         "time_limit_minutes",
         "points_time_win",
         "points_time_loss",
@@ -250,6 +265,7 @@ class HouseRules(models.Model):
         "underdog_bonuses",
         "max_bonus_koban",
         "revenue_forfeit_win",
+        "ronin_upkeep_default",
     )
 
     #: House rules of one game only, by game: a league of another game neither shows nor asks for them.

@@ -53,7 +53,21 @@ NOTIFY_DEADLINES = Periodic(
     crontab={"minute": "0", "hour": "*/3"},
 )
 
-PERIODIC_TASKS: tuple[Periodic, ...] = (NEWSLETTERS_WEEKLY, OUTBOX_REDISPATCH, JOBS_RECOVER, NOTIFY_DEADLINES)
+UPKEEP_DEFAULTS = Periodic(
+    name="Decide the ronin upkeep left undecided past a deadline",
+    task="league.upkeep_defaults",
+    description="A result accepted but waiting for a ronin's upkeep past its fixture's deadline: the league's "
+    "rule decides and the post-game sequence runs.",
+    crontab={"minute": "30", "hour": "*/3"},
+)
+
+PERIODIC_TASKS: tuple[Periodic, ...] = (
+    NEWSLETTERS_WEEKLY,
+    OUTBOX_REDISPATCH,
+    JOBS_RECOVER,
+    NOTIFY_DEADLINES,
+    UPKEEP_DEFAULTS,
+)
 
 
 def _schedule(periodic: Periodic, crontab: dict[str, str] | None = None) -> dict:

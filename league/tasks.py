@@ -11,7 +11,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from league import balance, services
-from league.services import simulations
+from league.services import simulations, upkeep
 from outbox.tasks_common import IDEMPOTENT_TASK, progress_reporter, run_job
 
 
@@ -58,3 +58,10 @@ def balance_study_task(self, study_id: int) -> dict:
         any_error=True,
     )
     return {"study": study.pk, "status": study.status, "done": study.done, "total": study.total}
+
+
+@shared_task(name="league.upkeep_defaults", acks_late=True, autoretry_for=(OSError,), max_retries=3)
+def upkeep_defaults_task() -> int:
+    """Periodic (beat, league/periodic.py): the house rule decides the upkeep nobody decided by
+    the fixture's deadline (league.services.upkeep)."""
+    return upkeep.upkeep_defaults_apply()

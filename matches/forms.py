@@ -35,24 +35,37 @@ class ResultForm(forms.Form):
     u{id} (ronin upkeep: pay/release); d{id} (downtime die, when players roll at the table)."""
 
     @classmethod
-    def for_match(cls, match, data=None) -> ResultForm:
+    def for_match(cls, match, data=None, *, user=None) -> ResultForm:
         """The result form of a kicked-off ``match`` (its sides, its challenge's XP awards, and
-        whether its house rules have the dice entered), bound to ``data`` when given."""
+        whether its house rules have the dice entered), bound to ``data`` when given. ``user``:
+        who fills it in; it asks the upkeep of his own ronin only (the master's: every side's)."""
         from matches import services
 
         rules = services.house_rules_for(match)
         awards = [(a.key, a.feat, a.xp) for a in match.challenge.xp_awards.all()] if match.challenge_id else []
+        sides = list(match.sides.all())
         return cls(
             data,
             match=match,
-            sides=list(match.sides.all()),
+            sides=sides,
             award_keys=awards,
             entered_dice=rules.dice_entered,
+            upkeep_for=services.upkeep_decidable(user, match, sides),
         )
 
-    def __init__(self, *args, match, sides, award_keys: list[tuple[str, str, int]], entered_dice: bool, **kwargs):
+    def __init__(
+        self,
+        *args,
+        match,
+        sides,
+        award_keys: list[tuple[str, str, int]],
+        entered_dice: bool,
+        upkeep_for: set[int] | None = None,
+        **kwargs,
+    ):
         super().__init__(*args, **kwargs)
         self.match = match
+        self.upkeep_for = upkeep_for
         self.sides = sides
         self.award_keys = award_keys
         self.entered_dice = entered_dice
@@ -104,13 +117,8 @@ class ResultForm(forms.Form):
                             label="Downtime die (if in the Healing House)", choices=FACE_CHOICES, required=False
                         )
                 team_fields["ninjas"].append({"row": row, "prefix": prefix, "fields": names})
-                if row["is_ronin"]:
-                    self.fields[f"u{nid}"] = forms.ChoiceField(
-                        label=f"{row['name']}: upkeep {row['upkeep']} koban",
-                        choices=[("pay", "Pay the fee"), ("release", "Release")],
-                        initial="pay",
-                        widget=forms.RadioSelect,
-                    )
+                if row["is_ronin"] and (upkeep_for is None or nid in upkeep_for):
+                    self.fields[f"u{nid}"] = upkeep_field(row)
                     team_fields["ronin"].append(f"u{nid}")
             self.layout_groups.append(team_fields)
 
@@ -169,7 +177,7 @@ class ResultForm(forms.Form):
             for row in side.roster_snapshot or []:
                 nid = row["id"]
                 p = f"n{nid}_"
-                if row["is_ronin"]:
+                if f"u{nid}" in self.fields:
                     upkeep[nid] = data.get(f"u{nid}") or "pay"
                 if not row["available"]:
                     continue
@@ -233,9 +241,40 @@ def draft_initial(form: ResultForm, draft: dict) -> dict:
     return initial
 
 
-class ConfirmForm(forms.Form):
+def upkeep_field(row: dict) -> forms.ChoiceField:
+    """A ronin's upkeep choice (its roster row as kick-off recorded it)."""
+    return forms.ChoiceField(
+        label=f"{row['name']}: upkeep {row['upkeep']} koban",
+        choices=[("pay", "Pay the fee"), ("release", "Release")],
+        initial="pay",
+        widget=forms.RadioSelect,
+    )
+
+
+class UpkeepChoicesForm(forms.Form):
+    """The upkeep of the given ronin (roster rows): fields ``u{id}``, "pay" preselected."""
+
+    def __init__(self, *args, ronin: list[dict], **kwargs):
+        super().__init__(*args, **kwargs)
+        for row in ronin:
+            self.fields[f"u{row['id']}"] = upkeep_field(row)
+
+    def choices(self) -> dict[int, str]:
+        return {int(name[1:]): value for name, value in self.cleaned_data.items() if name.startswith("u")}
+
+
+class ConfirmForm(UpkeepChoicesForm):
+    """Confirm (with the confirmer's own undecided ronin's upkeep) or reject."""
+
     decision = forms.ChoiceField(choices=[("confirm", "Confirm"), ("reject", "Reject")])
     reason = SingleLineFormField(max_length=200, required=False)
+
+    def __init__(self, *args, ronin: list[dict] = (), **kwargs):
+        super().__init__(*args, ronin=list(ronin), **kwargs)
+        if self.data.get("decision") == "reject":
+            for name in self.fields:
+                if name.startswith("u"):
+                    self.fields[name].required = False
 
 
 class VoidForm(forms.Form):

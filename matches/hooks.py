@@ -142,6 +142,8 @@ def result_changed(match_id: int) -> None:
 #: The events: a result submitted and waiting for confirmation, confirmed (also by the master, by a
 #: settled dispute or by a matching second record), sent back (rejected), or disputed.
 SUBMITTED, CONFIRMED, REJECTED, DISPUTED = "submitted", "confirmed", "rejected", "disputed"
+#: an accepted result waits for a ronin owner's upkeep decision (matches.services._accept_or_wait)
+UPKEEP = "upkeep"
 
 ResultEvent = Callable[[str, "Match", object, dict], object]
 _events: dict[str, ResultEvent] = {}

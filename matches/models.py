@@ -138,6 +138,15 @@ class Match(models.Model):
         blank=True,
         help_text="A disputed match: the other side's different result (submitted_record is the first)",
     )
+    upkeep_choices = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Each ronin's upkeep ({ninja id: pay or release}) as its own team (or the master) decided it",
+    )
+    upkeep_waits = models.BooleanField(
+        default=False,
+        help_text="The result is accepted and waits only for a ronin owner's upkeep decision",
+    )
     counter_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -530,13 +530,129 @@ def _normalised(data: Mapping[str, Any]) -> dict:
             }
             for t in teams
         ],
-        "upkeep": dict(sorted((data.get("upkeep") or {}).items())),
+        # not the upkeep: each side decides its own ronin's (their choices are merged, not compared)
         "downtime_faces": dict(sorted((data.get("downtime_faces") or {}).items())),
     }
 
 
 def same_submission(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return _normalised(a) == _normalised(b)
+
+
+# --- ronin upkeep: each team decides its own ronin's ----------------------------------------------
+#
+# "A team must pay Ronin a fee after each game ... If a team cannot or does not want to pay a
+# Ronin's upkeep, the Ronin leaves the team" (the rulebook's Ronin keyword): the choice is the
+# ronin's own team's. Each owner's choice (or the master's, for any side) is kept on the match
+# (``upkeep_choices``); an accepted result whose ronin an owner has not decided waits for it
+# (``upkeep_waits``); by the fixture's deadline the house rule decides (league.services.upkeep).
+
+UPKEEP_CHOICES = ("pay", "release")
+
+
+def ronin_of(sides: Sequence[MatchTeam]) -> dict[int, tuple[MatchTeam, dict]]:
+    """{ninja id: (side, roster row)} of every ronin on the sides' kick-off rosters."""
+    return {row["id"]: (side, row) for side in sides for row in side.roster_snapshot or [] if row.get("is_ronin")}
+
+
+def upkeep_decidable(user, match: Match, sides: Sequence[MatchTeam] | None = None) -> set[int]:
+    """The ronin whose upkeep ``user`` decides: those of his own sides; the master, every side's
+    (he enters a whole result sheet, or decides for an owner who asks him to)."""
+    sides = list(match.sides.all()) if sides is None else sides
+    ronin = ronin_of(sides)
+    if is_master_of(user, match):
+        return set(ronin)
+    uid = getattr(user, "pk", None) if getattr(user, "is_authenticated", False) else None
+    return {nid for nid, (side, _) in ronin.items() if uid is not None and side.team.owner_id == uid}
+
+
+def upkeep_undecided(match: Match, sides: Sequence[MatchTeam], choices: Mapping[int, str] | None = None) -> list[dict]:
+    """The roster rows of the ronin nobody has decided yet (``choices``: the match's, by default)."""
+    choices = upkeep_choices_of(match) if choices is None else choices
+    return [row for nid, (_, row) in ronin_of(sides).items() if nid not in choices]
+
+
+def upkeep_choices_of(match: Match) -> dict[int, str]:
+    return {int(k): v for k, v in (match.upkeep_choices or {}).items()}
+
+
+def _take_upkeep(locked: Match, actor, upkeep: Mapping[int, str], sides: Sequence[MatchTeam]) -> dict[int, str]:
+    """Check that ``actor`` decides each of ``upkeep``'s ronin and keep the choices on the match
+    (unsaved: the caller saves ``upkeep_choices``). Returns the match's choices now."""
+    ronin = ronin_of(sides)
+    mine = upkeep_decidable(actor, locked, sides)
+    problems = []
+    for nid, choice in upkeep.items():
+        if nid not in ronin:
+            problems.append(f"Model {nid} is not a ronin of this match.")
+        elif nid not in mine:
+            side, row = ronin[nid]
+            problems.append(f"{row['name']} is a ronin of {side.team.name}: its own team decides its upkeep.")
+        elif choice not in UPKEEP_CHOICES:
+            problems.append(f"{ronin[nid][1]['name']}: choose to pay the upkeep or release.")
+    if problems:
+        raise ValidationError(problems)
+    choices = {**upkeep_choices_of(locked), **upkeep}
+    locked.upkeep_choices = {str(k): v for k, v in sorted(choices.items())}
+    return choices
+
+
+def _accept_or_wait(locked: Match, *, actor, sides: Sequence[MatchTeam], also_save: Sequence[str] = ()) -> None:
+    """An accepted result (confirmed, or needing no confirmation): the post-game sequence runs
+    now, or, while a ronin's owner has not decided its upkeep, the result waits for him (the
+    acceptor kept as its confirmer)."""
+    fields = [*also_save, "upkeep_choices"]
+    if upkeep_undecided(locked, sides):
+        locked.status = Match.Status.SUBMITTED
+        locked.upkeep_waits = True
+        locked.confirmed_by = actor if getattr(actor, "pk", None) else None
+        locked.save(update_fields=list(dict.fromkeys([*fields, "status", "upkeep_waits", "confirmed_by"])))
+        hooks.run_result_event(hooks.UPKEEP, locked, actor)
+        return
+    locked.upkeep_waits = False
+    _apply_sequence(locked, actor=actor, sides=list(sides), also_save=[*fields, "upkeep_waits"])
+
+
+def match_decide_upkeep(*, match: Match, actor, upkeep: Mapping[int, str]) -> Match:
+    """A ronin's owner (or the master) decides its upkeep while an accepted result waits for it;
+    the post-game sequence runs once no ronin waits."""
+    with transaction.atomic():
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("league", "season", "challenge", "confirmed_by")
+            .prefetch_related("challenge__xp_awards")
+            .get(pk=match.pk)
+        )
+        if locked.status != Match.Status.SUBMITTED or not locked.upkeep_waits:
+            raise ValidationError("No ronin's upkeep waits for a decision in this match.")
+        sides = list(locked.sides.select_related("team").order_by("slot"))
+        waiting = {row["id"] for row in upkeep_undecided(locked, sides)}
+        if not waiting & upkeep_decidable(actor, locked, sides):
+            raise PermissionDenied("Only a waiting ronin's own player or the league's master decides its upkeep.")
+        _take_upkeep(locked, actor, {k: v for k, v in upkeep.items() if k in waiting}, sides)
+        _accept_or_wait(locked, actor=locked.confirmed_by, sides=sides)
+    copy_columns(locked, match)
+    return match
+
+
+def upkeep_default_apply(*, match: Match) -> bool:
+    """By the fixture's deadline: every ronin still undecided takes the house rule's default
+    (``ronin_upkeep_default``) and the post-game sequence runs. False when nothing waited."""
+    with transaction.atomic():
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("league", "season", "challenge", "confirmed_by")
+            .prefetch_related("challenge__xp_awards")
+            .get(pk=match.pk)
+        )
+        if locked.status != Match.Status.SUBMITTED or not locked.upkeep_waits:
+            return False
+        sides = list(locked.sides.select_related("team").order_by("slot"))
+        default = house_rules_for(locked).ronin_upkeep_default
+        choices = {**upkeep_choices_of(locked), **{row["id"]: default for row in upkeep_undecided(locked, sides)}}
+        locked.upkeep_choices = {str(k): v for k, v in sorted(choices.items())}
+        _accept_or_wait(locked, actor=locked.confirmed_by, sides=sides)
+    return True
 
 
 def match_submit_result(
@@ -606,17 +722,32 @@ def submit_locked(
     simulator's seed): saved in the same update as the submission, or the confirmation."""
     rules = house_rules_for(locked)
     entered = rules.dice_entered and not simulated
+    if sides is None:
+        sides = list(locked.sides.select_related("team").order_by("slot"))
     validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None, sides=sides)
+    if simulated:  # the simulator's policy decides every side's (matches.simulation.upkeep_policy)
+        locked.upkeep_choices = {str(k): v for k, v in sorted(upkeep.items())}
+    else:
+        _take_upkeep(locked, actor, upkeep, sides)
     locked.submitted_record = submission_json(record, upkeep, (downtime_faces or {}) if entered else None)
     locked.status = Match.Status.SUBMITTED
     locked.submitted_by = actor if getattr(actor, "pk", None) else None
     locked.submitted_at = timezone.now()
     locked.simulated = locked.simulated or simulated
     locked.result_draft = None
-    fields = [*also_save, "submitted_record", "status", "submitted_by", "submitted_at", "simulated", "result_draft"]
+    fields = [
+        *also_save,
+        "submitted_record",
+        "status",
+        "submitted_by",
+        "submitted_at",
+        "simulated",
+        "result_draft",
+        "upkeep_choices",
+    ]
     needs_confirmation = rules.results_need_confirmation and not simulated and not is_master_of(actor, locked)
     if not needs_confirmation:  # one update of the match row: submitted and confirmed at once
-        _apply_sequence(locked, actor=actor, sides=sides, also_save=fields)
+        _accept_or_wait(locked, actor=actor, sides=sides, also_save=fields)
     else:
         locked.save(update_fields=fields)
         hooks.run_result_event(hooks.SUBMITTED, locked, actor)
@@ -764,16 +895,18 @@ def _counter_submit(
     :func:`can_counter_submit`): the same record confirms, a different one disputes."""
     rules = house_rules_for(locked)
     entered = rules.dice_entered
-    validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None)
+    sides = list(locked.sides.select_related("team").order_by("slot"))
+    validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None, sides=sides)
+    _take_upkeep(locked, actor, upkeep, sides)  # his own ronin's, whatever becomes of the record
     data = submission_json(record, upkeep, (downtime_faces or {}) if entered else None)
     if same_submission(data, locked.submitted_record or {}):
-        _apply_sequence(locked, actor=actor)
+        _accept_or_wait(locked, actor=actor, sides=sides)
         return
     locked.counter_record = data
     locked.counter_by = actor
     locked.counter_at = timezone.now()
     locked.status = Match.Status.DISPUTED
-    locked.save(update_fields=["counter_record", "counter_by", "counter_at", "status"])
+    locked.save(update_fields=["counter_record", "counter_by", "counter_at", "status", "upkeep_choices"])
     hooks.run_result_event(hooks.DISPUTED, locked, actor)
 
 
@@ -803,6 +936,7 @@ def match_settle(
             raise PermissionDenied("Only the league's ninja master may settle a disputed result.")
         if locked.status != Match.Status.DISPUTED:
             raise ValidationError("There is no disputed result to settle.")
+        sides = list(locked.sides.select_related("team").order_by("slot"))
         if pick is not None:
             data = locked.submitted_record if pick == Match.Settlement.FIRST else locked.counter_record
             settlement = pick
@@ -810,17 +944,28 @@ def match_settle(
             upkeep = dict(upkeep or {})
             entered = house_rules_for(locked).dice_entered
             validate_record(locked, record, upkeep=upkeep, downtime_faces=downtime_faces if entered else None)
+            _take_upkeep(locked, actor, upkeep, sides)
             data = submission_json(record, upkeep, (downtime_faces or {}) if entered else None)
             settlement = Match.Settlement.EDITED
         locked.settlement = settlement
-        locked.save(update_fields=["settlement"])
-        _apply_sequence(locked, actor=actor, data=data)
+        if upkeep_undecided(locked, sides):
+            # the record is settled; a ronin's owner still decides its upkeep
+            locked.submitted_record, locked.counter_record = data, None
+            locked.save(update_fields=["settlement", "submitted_record", "counter_record"])
+        else:
+            locked.save(update_fields=["settlement"])
+        if upkeep_undecided(locked, sides):
+            _accept_or_wait(locked, actor=actor, sides=sides)
+        else:
+            _apply_sequence(locked, actor=actor, data=data, sides=sides, also_save=["upkeep_choices"])
     match.refresh_from_db()
     return match
 
 
-def match_confirm(*, match: Match, actor: User | None) -> Match:
-    """An opponent or the master confirms a submitted result: the post-game sequence runs (once)."""
+def match_confirm(*, match: Match, actor: User | None, upkeep: Mapping[int, str] | None = None) -> Match:
+    """An opponent or the master confirms a submitted result: the post-game sequence runs (once).
+    ``upkeep``: the confirmer's choices for his own ronin (the master's: for any); one of his own
+    he leaves undecided is paid (the form's choice), another side's waits for its owner."""
     with transaction.atomic():
         locked = (
             Match.objects.select_for_update(of=("self",))
@@ -835,9 +980,21 @@ def match_confirm(*, match: Match, actor: User | None) -> Match:
             if not game_result_enterable(locked):
                 raise ValidationError("This season is finished: its results are final.")
             _prefetch_game_sides(locked)
+        if locked.upkeep_waits:
+            raise ValidationError("The result is accepted: it waits only for a ronin's upkeep decision.")
         if not can_confirm(actor, locked):
             raise PermissionDenied("Only an opposing player or the league's master may confirm this result.")
-        _apply_sequence(locked, actor=actor)
+        if players_game(locked):
+            _apply_sequence(locked, actor=actor)
+        else:
+            sides = list(locked.sides.select_related("team").order_by("slot"))
+            given = dict(upkeep or {})
+            mine = upkeep_decidable(actor, locked, sides)
+            decided = upkeep_choices_of(locked)
+            if not is_master_of(actor, locked):  # his own undecided ronin: paid, as the form offers
+                given = {**{nid: "pay" for nid in mine if nid not in decided}, **given}
+            _take_upkeep(locked, actor, given, sides)
+            _accept_or_wait(locked, actor=actor, sides=sides)
     match.refresh_from_db()
     return match
 
@@ -847,7 +1004,7 @@ def match_reject(*, match: Match, actor: User | None, reason: str = "") -> Match
     reason = text.clean_single_line(reason, field="reason", max_length=200)
     with transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
-        if locked.status != Match.Status.SUBMITTED or locked.sequence_applied_at is not None:
+        if locked.status != Match.Status.SUBMITTED or locked.sequence_applied_at is not None or locked.upkeep_waits:
             raise ValidationError("Only a submitted, unconfirmed result can be rejected.")
         if players_game(locked):
             _prefetch_game_sides(locked)
@@ -892,7 +1049,8 @@ def _apply_sequence(
     rules = house_rules_for(match)
     data = data if data is not None else match.submitted_record
     record = record_from_json(data)
-    upkeep = {int(k): v for k, v in (data.get("upkeep") or {}).items()}
+    # the record's (an older submission's, whose submitter chose for every side), then each owner's
+    upkeep = {**{int(k): v for k, v in (data.get("upkeep") or {}).items()}, **upkeep_choices_of(match)}
     entered_faces = (
         {int(k): v for k, v in (data.get("downtime_faces") or {}).items()} if data.get("downtime_faces") else None
     )

@@ -18,6 +18,7 @@ from matches.forms import (
     AdvancementFacesForm,
     ConfirmForm,
     ResultForm,
+    UpkeepChoicesForm,
     VoidForm,
     draft_initial,
     submission_initial,
@@ -97,7 +98,14 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "can_enter": not not_yet
         and match.status == Match.Status.SCHEDULED
         and services.can_enter_result(request.user, match),
-        "can_confirm": match.status == Match.Status.SUBMITTED and services.can_confirm(request.user, match),
+        "can_confirm": match.status == Match.Status.SUBMITTED
+        and not match.upkeep_waits
+        and services.can_confirm(request.user, match),
+        # the upkeep of the reader's own ronin still undecided (confirming asks it; an accepted
+        # result waiting for it offers it alone), and whose ronin the result waits for
+        "my_ronin": _my_undecided_ronin(request.user, match) if not decided else [],
+        "upkeep_waits_for": _upkeep_waits_for(match) if match.upkeep_waits else [],
+        "upkeep_default": "paid" if services.house_rules_for(match).ronin_upkeep_default == "pay" else "released",
         "can_counter": services.can_counter_submit(request.user, match),
         "can_settle": services.can_settle(request.user, match),
         "can_void": match.is_decided and services.is_master_of(request.user, match),
@@ -108,6 +116,13 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         **records,
     }
     return render(request, "matches/match_detail.html", context)
+
+
+def _upkeep_waits_for(match: Match) -> list[str]:
+    """The teams whose ronin's upkeep an accepted result waits for (their names)."""
+    sides = list(match.sides.all())
+    waiting = {row["id"] for row in services.upkeep_undecided(match, sides)}
+    return sorted({side.team.name for nid, (side, _) in services.ronin_of(sides).items() if nid in waiting})
 
 
 def _challenge_open(match: Match) -> bool:
@@ -304,7 +319,7 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
         match = _get_match(pk)
     rejected = None
     if request.method == "POST":
-        form = ResultForm.for_match(match, request.POST)
+        form = ResultForm.for_match(match, request.POST, user=request.user)
         if "save_draft" in request.POST and not counter:
             # Keep only the form's own fields, without NUL bytes (PostgreSQL's jsonb refuses them)
             # and cut short: a draft stores what was typed, not whatever was posted.
@@ -326,19 +341,19 @@ def result_entry(request: HttpRequest, pk: int) -> HttpResponse:
                 _say_submitted(request, match, counter, recorded="Result recorded and the post-game sequence applied.")
                 return redirect(match)
     elif counter:
-        form = ResultForm.for_match(match)
+        form = ResultForm.for_match(match, user=request.user)
         form.initial = submission_initial(form, match.submitted_record)
     else:
         draft = match.result_draft or {}
         if "rejected_record" in draft:
             # A rejected result comes back with every field as it was submitted, and the reason.
             rejected = {"reason": draft.get("reason", "")}
-            form = ResultForm.for_match(match)
+            form = ResultForm.for_match(match, user=request.user)
             form.initial = submission_initial(form, draft["rejected_record"])
         else:
             # A draft comes back as typed, without errors: what is still missing is said when the
             # result is submitted, never next to "Draft saved".
-            form = ResultForm.for_match(match)
+            form = ResultForm.for_match(match, user=request.user)
             if draft:
                 form.initial = draft_initial(form, draft)
     return render(
@@ -392,13 +407,13 @@ def confirm(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("league").prefetch_related(sides), pk=pk)
     if not services.can_enter_result(request.user, match):
         raise PermissionDenied("Only an opposing player or the league's master may confirm this result.")
-    form = ConfirmForm(request.POST)
+    form = ConfirmForm(request.POST, ronin=_my_undecided_ronin(request.user, match))
     if not form.is_valid():
-        messages.error(request, "Choose confirm or reject.")
+        messages.error(request, "Choose confirm or reject, and each of your ronin's upkeep.")
         return redirect(match)
     try:
         if form.cleaned_data["decision"] == "confirm":
-            services.match_confirm(match=match, actor=request.user)
+            services.match_confirm(match=match, actor=request.user, upkeep=form.choices())
             players = services.players_game(match)
             messages.success(
                 request, "Result confirmed." if players else "Result confirmed; the post-game sequence is applied."
@@ -408,6 +423,41 @@ def confirm(request: HttpRequest, pk: int) -> HttpResponse:
             messages.info(request, "Result rejected and sent back for correction.")
     except ValidationError as exc:
         messages.error(request, " ".join(_errors(exc)))
+    return redirect(match)
+
+
+def _my_undecided_ronin(user, match: Match) -> list[dict]:
+    """The roster rows of the ronin still undecided whose upkeep ``user`` decides (an All-Stars
+    match waiting for a result's acceptance or an owner's upkeep; the sides' teams loaded)."""
+    if match.status != Match.Status.SUBMITTED or services.players_game(match):
+        return []
+    sides = list(match.sides.all())
+    mine = services.upkeep_decidable(user, match, sides)
+    return [row for row in services.upkeep_undecided(match, sides) if row["id"] in mine]
+
+
+@login_required
+@require_POST
+def upkeep_decide(request: HttpRequest, pk: int) -> HttpResponse:
+    """A ronin's owner (or the master) decides its upkeep while the accepted result waits for it."""
+    sides = Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("slot"))
+    match = get_object_or_404(Match.objects.select_related("league").prefetch_related(sides), pk=pk)
+    ronin = _my_undecided_ronin(request.user, match) if match.upkeep_waits else []
+    if not ronin:
+        raise PermissionDenied("No ronin of yours waits for an upkeep decision in this match.")
+    form = UpkeepChoicesForm(request.POST, ronin=ronin)
+    if not form.is_valid():
+        messages.error(request, "Choose to pay or release each of your ronin.")
+        return redirect(match)
+    try:
+        match = services.match_decide_upkeep(match=match, actor=request.user, upkeep=form.choices())
+    except ValidationError as exc:
+        messages.error(request, " ".join(_errors(exc)))
+        return redirect(match)
+    if match.status == Match.Status.CONFIRMED:
+        messages.success(request, "Upkeep decided; the post-game sequence is applied.")
+    else:
+        messages.success(request, "Upkeep decided; the result still waits for another team's ronin.")
     return redirect(match)
 
 
@@ -437,7 +487,7 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
         return render(
             request, "matches/game_settle.html", {"match": match, **_game_records(match, list(match.sides.all()))}
         )
-    form = ResultForm.for_match(match, request.POST if request.method == "POST" else None)
+    form = ResultForm.for_match(match, request.POST if request.method == "POST" else None, user=request.user)
     if request.method == "POST" and form.is_valid():
         record, upkeep, faces = form.to_record()
         try:
@@ -450,6 +500,8 @@ def settle(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect(match)
     elif request.method != "POST":
         form.initial = submission_initial(form, match.counter_record if start == "second" else match.submitted_record)
+        # each ronin's upkeep as its own team decided it (the records hold their authors' own)
+        form.initial.update({f"u{k}": v for k, v in (match.upkeep_choices or {}).items() if f"u{k}" in form.fields})
     first = selectors.record_view(match, match.submitted_record, other=match.counter_record)
     second = selectors.record_view(match, match.counter_record, other=match.submitted_record)
     return render(

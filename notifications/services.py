@@ -26,6 +26,7 @@ from common.site import absolute_url
 from league.dashboard import due_expression
 from matches import hooks as match_hooks
 from matches.models import Match, MatchTeam
+from matches.services import ronin_of, upkeep_choices_of
 from notifications.models import DeadlineReminder, Kind, Notification, Preference
 from notifications.tokens import make_token
 from outbox.mail import send_mail_on_commit
@@ -206,6 +207,12 @@ def result_event(event: str, match: Match, actor, extra: Mapping) -> list[Notifi
             for s in sides
             if s.team_id not in submitter_teams
         ]
+        return notify(kind=Kind.TO_CONFIRM, messages=_unique(messages), exclude=actor_id)
+    if event == match_hooks.UPKEEP:
+        # an accepted result waits for the owners of the ronin nobody has decided yet
+        decided = upkeep_choices_of(match)
+        owners = {side.team.owner_id for nid, (side, _) in ronin_of(sides).items() if nid not in decided}
+        messages = [(owner, f"Decide your ronin's upkeep: {pairing}", url) for owner in sorted(owners)]
         return notify(kind=Kind.TO_CONFIRM, messages=_unique(messages), exclude=actor_id)
     if event == match_hooks.CONFIRMED:
         told = notify(

@@ -96,6 +96,8 @@ class HouseRules:
     swiss_order: str = "table"
     #: whether one player may enter two (or more) teams in the same season (issue 14)
     several_teams_per_owner: bool = False
+    #: a ronin's upkeep when its owner has not decided by the fixture's deadline: "pay" or "release"
+    ronin_upkeep_default: str = "pay"
     # Ninjutsu (issue 17): a time limit in minutes (None: none, no draws) and what a game stopped by
     # it scores (None: a win's and a loss's points; a draw on time scores a draw's)
     time_limit_minutes: int | None = None

@@ -420,6 +420,22 @@ RULES: dict[str, list[Case]] = {
             label="ninjutsu disputed",
         ),
     ],
+    "matches:upkeep": [
+        Case(
+            kwargs=_extra("upkeep_waits"),
+            get=None,
+            post=frozenset({"other_player", "master"}),
+            data=lambda w: {f"u{w.extra['upkeep_ronin'].pk}": "release"},
+            label="the owner decides",
+        ),
+        Case(
+            kwargs=lambda w: {"pk": w.submitted.pk},
+            get=None,
+            post=NOBODY,
+            data=lambda w: {},
+            label="nothing waits",
+        ),
+    ],
     "matches:confirm": [
         Case(
             kwargs=lambda w: {"pk": w.submitted.pk},

@@ -284,6 +284,18 @@ def test_confirm(world, data, role):
 
 
 @FAST
+@given(data=st.data(), role=st.sampled_from(["other_player", "master"]))
+def test_upkeep_decision(world, data, role):
+    fields = {f"u{world.extra['upkeep_ronin'].pk}": hostile("pay", "release")}
+    _check(
+        world,
+        role,
+        reverse("matches:upkeep", kwargs={"pk": world.extra["upkeep_waits"].pk}),
+        data.draw(form_data(fields)),
+    )
+
+
+@FAST
 @given(data=st.data())
 def test_void(world, data):
     url = reverse("matches:void", kwargs={"pk": world.confirmed.pk})
@@ -570,6 +582,7 @@ POSTED_HERE = {
     "league:join",
     "matches:result",
     "matches:confirm",
+    "matches:upkeep",
     "matches:settle",
     "matches:void",
     "matches:advancement_choose",

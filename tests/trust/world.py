@@ -163,9 +163,30 @@ def seed_world() -> World:
     )
     _seed_fixture_states(world)
     _seed_players_games(world)
+    _seed_upkeep_wait(world)
     for obj in (confirmed, submitted, open_match, team_a, team_b):
         obj.refresh_from_db()
     return world
+
+
+def _seed_upkeep_wait(world: World) -> None:
+    """A league whose results need no confirmation (master trust-master), where trust-player's result
+    against trust-other's Herons waits for the upkeep of the Herons' ronin (``upkeep_waits``): only
+    trust-other, or the master, decides it (issue 27, finding 6)."""
+    users = world.users
+    hall = LeagueFactory(name="Ronin Hall", slug="ronin-hall", master=users["master"], results_need_confirmation=False)
+    season = league_services.season_create(
+        league=hall, name="Ronin 1", format=Season.Format.SELF_ARRANGED, swiss_rounds=None, playoff_teams=0
+    )
+    home = join(make_legal_team("tora", owner=users["player"], name="Striped", league=hall))
+    away = join(make_legal_team("tanchyo", owner=users["other_player"], name="Herons of the Hall", league=hall))
+    match = match_services.match_create(
+        teams=[home, away], challenge=Challenge.objects.get(slug="brawl"), season=season
+    )
+    match_services.match_kick_off(match=match)
+    match_services.match_submit_result(match=match, record=record_for(match, (1, 0)), actor=users["player"])
+    world.extra["upkeep_waits"] = Match.objects.get(pk=match.pk)
+    world.extra["upkeep_ronin"] = away.ninjas.get(profile__slug="tengu")
 
 
 def _api_tokens(users: dict) -> dict[str, str]:
