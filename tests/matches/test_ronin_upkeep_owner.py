@@ -159,3 +159,12 @@ def test_the_master_may_decide_for_any_side():
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED
     assert UpkeepDecision.objects.get(match=match, ninja=tengu).paid is False
+
+
+def test_the_league_page_shows_the_upkeep_rule(client):
+    league = LeagueFactory(ronin_upkeep_default="release")
+    box = client.get(league.get_absolute_url()).content.decode().split('data-testid="house-rules"')[1]
+    assert (
+        'Ronin upkeep not decided by the deadline</dt><dd class="col-5" data-testid="rule-upkeep-default">Released'
+        in box
+    )
