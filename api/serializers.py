@@ -499,6 +499,7 @@ class MatchDetailSerializer(MatchSerializer):
             "voided_at",
             "void_reason",
             "settlement",
+            "upkeep_waits",
             "game_record",
             "counter_record",
             "outcomes",
@@ -779,6 +780,12 @@ class SettleInput(serializers.Serializer):
         choices=[Match.Settlement.FIRST, Match.Settlement.SECOND],
         help_text="Apply the first record submitted, or the second (the differing one)",
     )
+
+
+class UpkeepDecisionInput(serializers.Serializer):
+    """The upkeep of the caller's own ronin (the master's: any side's): each team decides its own."""
+
+    upkeep = UpkeepInput(many=True, max_length=MAX_NINJAS, default=list)
 
 
 class DecisionInput(serializers.Serializer):

@@ -224,7 +224,7 @@ class MatchViewSet(ReadOnlyViewSet):
         return s.MatchSerializer if self.action == "list" else s.MatchDetailSerializer
 
     def get_permissions(self):
-        if self.action in ("draft", "result"):
+        if self.action in ("draft", "result", "upkeep"):
             return [IsAuthenticated(), permissions.CanEnterResult()]
         if self.action in ("confirm", "reject"):
             return [IsAuthenticated(), permissions.CanConfirmResult()]
@@ -233,7 +233,7 @@ class MatchViewSet(ReadOnlyViewSet):
         return super().get_permissions()
 
     def get_throttles(self):
-        if self.action in ("draft", "result", "confirm", "reject", "settle"):
+        if self.action in ("draft", "result", "confirm", "reject", "settle", "upkeep"):
             return [t() for t in WRITE_THROTTLES]
         return super().get_throttles()
 
@@ -328,12 +328,28 @@ class MatchViewSet(ReadOnlyViewSet):
         match_services.match_submit_game_result(match=match, record=record, actor=request.user)
         return _match_response(match.pk, request)
 
-    @extend_schema(request=None, responses=s.MatchDetailSerializer, filters=False)
+    @extend_schema(request=s.UpkeepDecisionInput, responses=s.MatchDetailSerializer, filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
     def confirm(self, request, pk=None):
-        """Confirm a submitted result (an opponent or the master): the post-game sequence runs."""
+        """Confirm a submitted result (an opponent or the master): the post-game sequence runs.
+        ``upkeep``: the confirmer's choices for his own ronin (left out: paid); another team's
+        ronin waits for its owner (``upkeep_waits``, then the ``upkeep`` endpoint)."""
         match = self.get_object()
-        match_services.match_confirm(match=match, actor=request.user)
+        body = s.UpkeepDecisionInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        match_services.match_confirm(match=match, actor=request.user, upkeep=_upkeep(body.validated_data))
+        return _match_response(match.pk, request)
+
+    @extend_schema(request=s.UpkeepDecisionInput, responses=s.MatchDetailSerializer, filters=False)
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def upkeep(self, request, pk=None):
+        """Decide the upkeep of your own ronin while an accepted result waits for it
+        (``upkeep_waits``; the master may decide any side's); the post-game sequence runs once no
+        ronin waits."""
+        match = self.get_object()
+        body = s.UpkeepDecisionInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        match_services.match_decide_upkeep(match=match, actor=request.user, upkeep=_upkeep(body.validated_data))
         return _match_response(match.pk, request)
 
     @extend_schema(request=s.DecisionInput, responses=s.MatchDetailSerializer, filters=False)
@@ -355,6 +371,10 @@ class MatchViewSet(ReadOnlyViewSet):
         choice.is_valid(raise_exception=True)
         match_services.match_settle(match=match, actor=request.user, pick=choice.validated_data["pick"])
         return _match_response(match.pk, request)
+
+
+def _upkeep(document: dict) -> dict[int, str]:
+    return {u["ninja"]: u["decision"] for u in document.get("upkeep", [])}
 
 
 # --- teams and ninjas -------------------------------------------------------------------------------

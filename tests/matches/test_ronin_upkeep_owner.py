@@ -168,3 +168,44 @@ def test_the_league_page_shows_the_upkeep_rule(client):
         'Ronin upkeep not decided by the deadline</dt><dd class="col-5" data-testid="rule-upkeep-default">Released'
         in box
     )
+
+
+def test_the_api_takes_each_owners_upkeep():
+    """The API: the opponent's result refuses a choice for your ronin; the owner decides it with
+    the upkeep endpoint (or when confirming); the detail says what waits."""
+    from rest_framework.authtoken.models import Token
+    from rest_framework.test import APIClient
+
+    def api(user):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
+        return client
+
+    _league, home, away, match, tengu = ronin_match(confirmation=False)
+    submitter, owner = api(home.owner), api(away.owner)
+    stars = [{"ninja": team.ninjas.order_by("id").first().pk, "all_star": True} for team in (home, away)]
+    sides = [{"slot": 1, "points": 2}, {"slot": 2, "points": 1}]
+    refused = submitter.post(
+        reverse("api:match-result", args=[match.pk]),
+        {"sides": sides, "ninjas": stars, "upkeep": [{"ninja": tengu.pk, "decision": "release"}]},
+        format="json",
+    )
+    assert refused.status_code == 400 and "each team decides its own" in refused.content.decode()
+    waiting = submitter.post(
+        reverse("api:match-result", args=[match.pk]), {"sides": sides, "ninjas": stars}, format="json"
+    )
+    assert waiting.status_code == 200, waiting.content
+    assert waiting.json()["status"] == "submitted" and waiting.json()["upkeep_waits"] is True
+    stranger = submitter.post(
+        reverse("api:match-upkeep", args=[match.pk]),
+        {"upkeep": [{"ninja": tengu.pk, "decision": "pay"}]},
+        format="json",
+    )
+    assert stranger.status_code == 403 and stranger.json()
+    decided = owner.post(
+        reverse("api:match-upkeep", args=[match.pk]),
+        {"upkeep": [{"ninja": tengu.pk, "decision": "release"}]},
+        format="json",
+    )
+    assert decided.status_code == 200 and decided.json()["status"] == "confirmed"
+    assert UpkeepDecision.objects.get(match=match, ninja=tengu).paid is False
