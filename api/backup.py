@@ -1,14 +1,32 @@
 """A whole league as one JSON document, and back (``manage.py export_league`` / ``import_league``,
-the master's download).
+the master's download, and the import page of the site).
 
-The document holds the league, its seasons, entries, schedule runs, byes and bracket; every team
-that played in it or belongs to it, with its ninjas, advancements, rolls, XP events and koban
-ledger; every match with its sides, feats, dice, downtime and upkeep; and its newsletters (strength ratings are not in it: they are recomputed from the matches). Rules
-catalog rows are named by their natural keys (a clan's slug, a keyword's name), users by username
-(no email, no password: an imported user must set one). Rows are numbered in the document by their
-place (oldest first), never by database id, and written with sorted keys: exporting a league,
-importing it into an empty database and exporting it again gives the same bytes
-(tests/api/test_backup.py).
+The document holds the league, its seasons, entries, rounds, schedule runs, byes and bracket, its
+invitation links; every team that played in it or belongs to it, with its ninjas, advancements,
+rolls, XP events and koban ledger; every match with its sides (a Kage Masters table's places
+included), feats, dice, downtime, upkeep, simulation record and deadline reminder; and its
+newsletters. Rules catalog rows are named by their natural keys (a clan's slug, a keyword's name),
+users by username (no email, no password: an imported user must set one). Rows are numbered in the
+document by their place (oldest first), never by database id, and written with sorted keys:
+exporting a league, importing it into an empty database and exporting it again gives the same
+bytes (tests/api/test_backup_round_trip.py, for a league of each game that used every feature).
+
+Not in the document, on purpose (docs/operations.md, "Backups"):
+
+- strength ratings and the league table's stored standings: derived from the matches, they are
+  computed again after an import (the same services that keep them in step);
+- notifications, notification choices and newsletter deliveries: a user's inbox and the site's
+  mail log, not the league's record (their links carry this database's ids);
+- simulation jobs and balance studies: a job's progress, not its result (a simulated match's
+  record, ``SimulationRun``, is in the document).
+
+An import trusts nothing in its document (:func:`league_check`): the file's size and nesting are
+bounded before it is parsed, every section and row is checked as the forms and the models check
+them (types, lengths, choices, names, slugs, ranges, uniqueness inside the document and against
+the site), every reference must resolve inside the document, every team's ledger must add up to
+its treasury, only the users the rows name may be listed, newsletters' HTML is passed through the
+newsletters' own sanitiser; the first problem found refuses the whole document with one sentence
+naming the section and the row (:class:`ImportRefused`), and nothing is written.
 """
 
 from __future__ import annotations
@@ -16,18 +34,43 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import re
+import secrets
+import uuid
+from collections import defaultdict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import models, transaction
 from django.db.models import Q
 
 from common.text import unstorable
-from league.models import BracketSlot, Bye, League, Round, ScheduleRun, Season, SeasonEntry
-from matches.models import DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
+from league.models import (
+    BracketSlot,
+    Bye,
+    League,
+    LeagueInvitation,
+    Round,
+    ScheduleRun,
+    Season,
+    SeasonEntry,
+)
+from matches.models import (
+    DiceRoll,
+    DowntimeResult,
+    Match,
+    MatchNinja,
+    MatchTeam,
+    SimulationRun,
+    UpkeepDecision,
+)
 from newsletters.models import Newsletter
+from notifications.models import DeadlineReminder
 from rules.models import Challenge, Clan, Keyword, Profile, SpecialAbility
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
 
@@ -43,6 +86,49 @@ CATALOG: dict[type[models.Model], Callable[[Any], Any]] = {
     Keyword: lambda o: o.name,
     SpecialAbility: lambda o: [o.profile.slug, o.name],
 }
+
+#: How deep the document's arrays and objects may nest (a row's JSON fields included: a roster
+#: snapshot or a simulation's log is a few levels deep). Checked before parsing, without recursion.
+MAX_DEPTH = 32
+
+#: The most rows each section may hold. Generous for a league of many seasons; an import of more is
+#: refused before anything is built. The file's size (``LEAGUE_IMPORT_MAX_BYTES``) bounds the total.
+MAX_ROWS = {
+    "league": 1,
+    "seasons": 200,
+    "teams": 2_000,
+    "season_entries": 20_000,
+    "ninjas": 20_000,
+    "matches": 20_000,
+    "match_teams": 80_000,
+    "match_ninjas": 200_000,
+    "advancement_rolls": 50_000,
+    "advancements": 50_000,
+    "xp_events": 200_000,
+    "treasury_entries": 200_000,
+    "dice_rolls": 200_000,
+    "downtime_results": 200_000,
+    "upkeep_decisions": 50_000,
+    "simulation_runs": 20_000,
+    "deadline_reminders": 20_000,
+    "schedule_runs": 20_000,
+    "byes": 20_000,
+    "rounds": 20_000,
+    "bracket_slots": 2_000,
+    "invitations": 1_000,
+    "newsletters": 5_000,
+}
+
+
+class ImportRefused(ValidationError):
+    """A document the import will not write: one sentence, naming the section and the row."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+
+
+def max_bytes() -> int:
+    return settings.LEAGUE_IMPORT_MAX_BYTES
 
 
 def _sections(league: League) -> list[tuple[str, type[models.Model], models.QuerySet]]:
@@ -73,12 +159,20 @@ def _sections(league: League) -> list[tuple[str, type[models.Model], models.Quer
         ("dice_rolls", DiceRoll, DiceRoll.objects.filter(match__in=matches)),
         ("downtime_results", DowntimeResult, DowntimeResult.objects.filter(match__in=matches)),
         ("upkeep_decisions", UpkeepDecision, UpkeepDecision.objects.filter(match__in=matches)),
+        ("simulation_runs", SimulationRun, SimulationRun.objects.filter(match__in=matches)),
+        ("deadline_reminders", DeadlineReminder, DeadlineReminder.objects.filter(match__in=matches)),
         ("schedule_runs", ScheduleRun, ScheduleRun.objects.filter(season__in=seasons)),
         ("byes", Bye, Bye.objects.filter(season__in=seasons)),
         ("rounds", Round, Round.objects.filter(season__in=seasons)),
         ("bracket_slots", BracketSlot, BracketSlot.objects.filter(season__in=seasons)),
+        ("invitations", LeagueInvitation, LeagueInvitation.objects.filter(league=league)),
         ("newsletters", Newsletter, Newsletter.objects.filter(league=league)),
     ]
+
+
+#: (section, model) in the import's order.
+SECTIONS: list[tuple[str, type[models.Model]]] = [(name, model) for name, model, _ in _sections(League(pk=0))]
+SECTION_OF: dict[type[models.Model], str] = {model: name for name, model in SECTIONS}
 
 
 def _fields(model: type[models.Model]) -> list[models.Field]:
@@ -134,7 +228,7 @@ def league_export(league: League) -> dict:
                 elif target in exported and raw in refs.get(target, {}):
                     row[field.name] = refs[target][raw]
                 elif field.null:
-                    row[field.name] = None  # points outside the league (a team's other league)
+                    row[field.name] = None  # points outside the league (a team's other league, a job)
                 else:
                     raise ValidationError(f"{name}: {obj} points at {target.__name__} {raw}, outside the league.")
             for field in _m2m(model):
@@ -149,23 +243,81 @@ def league_export_json(league: League) -> bytes:
     return json.dumps(league_export(league), sort_keys=True, indent=1, ensure_ascii=False).encode() + b"\n"
 
 
-# --- import -----------------------------------------------------------------------------------------
+# --- reading a file ---------------------------------------------------------------------------------
+
+#: A JSON string (skipped whole: brackets inside it do not count) or a bracket.
+_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
 
 
-@contextlib.contextmanager
-def _stored_timestamps() -> Iterator[None]:
-    """Keep the document's creation times: auto_now(_add) fields would stamp the import's time."""
-    changed = []
-    for _, model, _ in _sections(League(pk=0)):
-        for field in _fields(model):
-            if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
-                changed.append((field, field.auto_now, field.auto_now_add))
-                field.auto_now = field.auto_now_add = False
+def _nesting(text: str) -> int:
+    """How deep the text's arrays and objects nest, in one pass of a regular expression (no
+    recursion, whatever the input)."""
+    depth = deepest = 0
+    for token in _TOKENS.finditer(text):
+        mark = token.group()
+        if mark in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    break
+        elif mark in "]}":
+            depth -= 1
+    return deepest
+
+
+def league_document_read(data: bytes) -> dict:
+    """The document in ``data``, parsed: refused unless it is at most ``LEAGUE_IMPORT_MAX_BYTES``
+    long (checked before anything else), UTF-8, nested at most MAX_DEPTH deep, and JSON."""
+    limit = max_bytes()
+    if len(data) > limit:
+        raise ImportRefused(f"The file is {len(data):,} bytes long; a league's backup may be at most {limit:,} bytes.")
     try:
-        yield
-    finally:
-        for field, now, now_add in changed:
-            field.auto_now, field.auto_now_add = now, now_add
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ImportRefused("The file is not text (UTF-8): it is not a league's backup.") from None
+    if _nesting(text) > MAX_DEPTH:
+        raise ImportRefused(
+            f"The file nests its lists and objects more than {MAX_DEPTH} deep: it is not a league's backup."
+        )
+    try:
+        document = json.loads(text)
+    except ValueError as exc:
+        raise ImportRefused(f"The file is not JSON ({exc}): it is not a league's backup.") from None
+    return document
+
+
+# --- checking a document ----------------------------------------------------------------------------
+
+
+@dataclass
+class Checked:
+    """A document that passed :func:`league_check`: the rows to create (unsaved, cleaned), and
+    what they point at by place (filled in when written)."""
+
+    league_name: str
+    league_slug: str
+    counts: dict[str, int]
+    usernames: list[str]
+    #: section -> [(instance, {field: ("ref", model, place) | ("user", username)}, m2m {field: [pk]})]
+    rows: dict[str, list[tuple[models.Model, dict[str, tuple], dict[str, list[int]]]]] = dataclass_field(
+        default_factory=dict
+    )
+
+    @property
+    def summary(self) -> dict[str, int]:
+        """What the import creates, for the preview."""
+        return {
+            "seasons": self.counts.get("seasons", 0),
+            "teams": self.counts.get("teams", 0),
+            "matches": self.counts.get("matches", 0),
+            "newsletters": self.counts.get("newsletters", 0),
+            "users": len(self.usernames),
+        }
+
+
+def _row_name(section: str, place: int) -> str:
+    return f"{section.replace('_', ' ')}, row {place}"
 
 
 def _catalog_lookup() -> dict[type[models.Model], dict]:
@@ -178,64 +330,425 @@ def _catalog_lookup() -> dict[type[models.Model], dict]:
     }
 
 
-def league_import(document: dict) -> League:
-    """Create the league of ``document`` in an empty database (no league, team or match yet)."""
-    if document.get("format") != FORMAT or document.get("version") != VERSION:
-        raise ValidationError(f"Not a {FORMAT} document of version {VERSION}.")
+def _catalog_key(value: Any) -> Any:
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    if isinstance(value, str):
+        return value
+    return None
+
+
+_INTEGER_FIELDS = models.IntegerField | models.BigIntegerField | models.SmallIntegerField
+_TEXT_FIELDS = models.CharField | models.TextField
+
+
+def _type_problem(field: models.Field, value: Any) -> str | None:
+    """Why ``value`` is not of the field's type (None: it is), before any conversion."""
+    if value is None or isinstance(field, models.JSONField):
+        return None
+    if isinstance(field, models.BooleanField):
+        ok = isinstance(value, bool)
+    elif isinstance(field, _INTEGER_FIELDS):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(field, models.FloatField):
+        ok = isinstance(value, int | float) and not isinstance(value, bool)
+    elif isinstance(field, _TEXT_FIELDS | models.DateField | models.DateTimeField | models.UUIDField):
+        ok = isinstance(value, str)
+    else:
+        ok = isinstance(value, str | int | float | bool)
+    return None if ok else f"its {field.name} is not {_kind(field)}"
+
+
+def _kind(field: models.Field) -> str:
+    if isinstance(field, models.BooleanField):
+        return "true or false"
+    if isinstance(field, _INTEGER_FIELDS):
+        return "a whole number"
+    if isinstance(field, models.FloatField):
+        return "a number"
+    if isinstance(field, models.DateTimeField | models.DateField):
+        return "a date"
+    return "text"
+
+
+def _holds(condition: Q | None, values: dict[str, Any]) -> bool:
+    """Whether a unique constraint's condition holds for a row (the few lookups the models use:
+    exact, in, isnull; and, or, not)."""
+    if condition is None:
+        return True
+    results = []
+    for child in condition.children:
+        if isinstance(child, Q):
+            results.append(_holds(child, values))
+            continue
+        lookup, expected = child
+        name, _, op = lookup.partition("__")
+        value = values.get(name)
+        if op == "in":
+            results.append(value in expected)
+        elif op == "isnull":
+            results.append((value is None) == expected)
+        else:
+            results.append(value == expected)
+    result = all(results) if condition.connector == Q.AND else any(results)
+    return not result if condition.negated else result
+
+
+def _unique_sets(model: type[models.Model]) -> list[tuple[tuple[str, ...], Q | None, str]]:
+    """(fields, condition, what) of every uniqueness the database enforces on the model's rows."""
+    out = [((f.name,), None, f.name) for f in _fields(model) if f.unique]
+    for fields in model._meta.unique_together:
+        out.append((tuple(fields), None, " and ".join(fields)))
+    for constraint in model._meta.constraints:
+        if isinstance(constraint, models.UniqueConstraint) and constraint.fields:
+            out.append((tuple(constraint.fields), constraint.condition, " and ".join(constraint.fields)))
+    return out
+
+
+def league_check(document: Any, *, owner: Any = None, name: str | None = None, slug: str | None = None) -> Checked:
+    """Check everything in ``document`` before anything is written; raise :class:`ImportRefused`
+    at the first problem.
+
+    Without ``owner``: a restore (the command line), into a database without leagues, teams or
+    matches; the document's users are created. With ``owner``: a copy into a new league of
+    ``owner``'s (the site's import page), named ``name`` at ``slug`` (the document's when not
+    given), which must not collide with another league's; every user the document names becomes
+    ``owner``, and the invitation codes and task ids are new.
+    """
+    if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") != VERSION:
+        raise ImportRefused(f"Not a {FORMAT} document of version {VERSION}.")
     problem = unstorable(document)
     if problem:
-        raise ValidationError(f"The document holds {problem}, which no field may hold.")
-    if League.objects.exists() or Team.objects.exists() or Match.objects.exists():
-        raise ValidationError("Import into an empty database: this one already holds leagues, teams or matches.")
+        raise ImportRefused(f"The document holds {problem}, which no field may hold.")
+    known = {"format", "version", "users", *(name for name, _ in SECTIONS)}
+    unknown = sorted(str(k) for k in document if k not in known)
+    if unknown:
+        raise ImportRefused(f"The document has a section this site does not know: {unknown[0][:60]!r}.")
+    if owner is None and (League.objects.exists() or Team.objects.exists() or Match.objects.exists()):
+        raise ImportRefused("Import into an empty database: this one already holds leagues, teams or matches.")
+
+    league_rows = document.get("league")
+    if not isinstance(league_rows, list) or len(league_rows) != 1:
+        held = len(league_rows) if isinstance(league_rows, list) else "no list of leagues"
+        raise ImportRefused(f"A backup holds exactly one league; this one holds {held}.")
+    counts: dict[str, int] = {}
+    for section, _ in SECTIONS:
+        rows = document.get(section, [])
+        if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+            raise ImportRefused(f"The section {section.replace('_', ' ')} is not a list of rows.")
+        if len(rows) > MAX_ROWS[section]:
+            raise ImportRefused(
+                f"The section {section.replace('_', ' ')} has {len(rows):,} rows; a league's backup may have "
+                f"at most {MAX_ROWS[section]:,}."
+            )
+        counts[section] = len(rows)
+    listed = document.get("users", [])
+    if not isinstance(listed, list) or not all(isinstance(u, str) for u in listed):
+        raise ImportRefused("The section users is not a list of usernames.")
+    if len(set(listed)) != len(listed):
+        raise ImportRefused("The section users names a user twice.")
+
     catalog = _catalog_lookup()
+    named_users: set[str] = set()
+    checked = Checked(league_name="", league_slug="", counts=counts, usernames=[])
+    for section, model in SECTIONS:
+        checked.rows[section] = _check_section(section, model, document, counts, catalog, named_users, owner)
+
+    # Users: exactly those the rows name, each a valid username, none already on the site (a restore).
+    not_named = sorted(set(listed) - named_users)
+    if not_named:
+        raise ImportRefused(f"users: {not_named[0][:60]!r} is named by no row of the document.")
+    username_field = User._meta.get_field("username")
+    for username in sorted(named_users):
+        try:
+            username_field.clean(username, None)
+        except ValidationError as exc:
+            raise ImportRefused(f"users: {username[:60]!r} is not a username ({' '.join(exc.messages)})") from None
+    if owner is None:
+        taken = User.objects.filter(username__in=named_users).values_list("username", flat=True).first()
+        if taken is not None:
+            raise ImportRefused(f"users: {taken!r} already has an account on this site.")
+    checked.usernames = sorted(named_users)
+
+    _check_uniqueness(checked)
+    _check_ledgers(checked, document)
+    league = checked.rows["league"][0][0]
+    if owner is not None:
+        league.name = name if name is not None else league.name
+        league.slug = slug if slug is not None else league.slug
+    _clean_league(league)
+    checked.league_name, checked.league_slug = league.name, league.slug
+    return checked
+
+
+def _check_section(section, model, document, counts, catalog, named_users, owner) -> list:
+    from newsletters.services import render_markdown, sanitize_sections
+
+    fields = _fields(model)
+    by_name = {f.name: f for f in fields}
+    m2m_fields = {f.name: f for f in _m2m(model)}
+    out = []
+    for place, row in enumerate(document.get(section, []), start=1):
+        where = _row_name(section, place)
+        extra = sorted(str(k) for k in row if k not in by_name and k not in m2m_fields)
+        if extra:
+            raise ImportRefused(f"{where}: {extra[0][:60]!r} is not a field of this section.")
+        values: dict[str, Any] = {}
+        refs: dict[str, tuple] = {}
+        for f in fields:
+            if f.name not in row:
+                if f.has_default():
+                    # a column added after the document was made (a league's and a team's game,
+                    # issue 17): its default, as the migration that added it gave existing rows
+                    values[f.attname] = f.get_default()
+                    continue
+                if not f.null:
+                    raise ImportRefused(f"{where}: its {f.name} is missing.")
+            value = row.get(f.name)
+            if not f.is_relation:
+                problem = _type_problem(f, value)
+                if problem:
+                    raise ImportRefused(f"{where}: {problem}.")
+                values[f.attname] = value
+                continue
+            values[f.attname] = None
+            if value is None:
+                if not f.null:
+                    raise ImportRefused(f"{where}: its {f.name} is missing.")
+                continue
+            target = f.remote_field.model
+            if target is User:
+                if not isinstance(value, str):
+                    raise ImportRefused(f"{where}: its {f.name} is not a username.")
+                named_users.add(value)
+                refs[f.name] = ("user", value)
+            elif target in CATALOG:
+                key = _catalog_key(value)
+                if key is None or key not in catalog[target]:
+                    raise ImportRefused(
+                        f"{where}: its {f.name} names {target._meta.verbose_name} {str(value)[:60]!r}, "
+                        "which the rules catalog does not have."
+                    )
+                values[f.attname] = catalog[target][key]
+            elif target in SECTION_OF:
+                target_section = SECTION_OF[target]
+                if [s for s, _ in SECTIONS].index(target_section) > [s for s, _ in SECTIONS].index(section):
+                    raise ImportRefused(f"{where}: its {f.name} points at a later section.")  # pragma: no cover
+                if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= counts[target_section]:
+                    raise ImportRefused(
+                        f"{where}: its {f.name} points at {target_section.replace('_', ' ')} row "
+                        f"{str(value)[:20]}, which the document does not have."
+                    )
+                if target is model and value == place:
+                    raise ImportRefused(f"{where}: its {f.name} points at the row itself.")
+                refs[f.name] = ("ref", target, value)
+            else:
+                raise ImportRefused(f"{where}: its {f.name} points outside the league.")
+        m2m: dict[str, list[int]] = {}
+        for field_name, f in m2m_fields.items():
+            keys = row.get(field_name, [])
+            target = f.remote_field.model
+            if not isinstance(keys, list):
+                raise ImportRefused(f"{where}: its {field_name} is not a list.")
+            pks = []
+            for value in keys:
+                key = _catalog_key(value)
+                if key is None or key not in catalog[target]:
+                    raise ImportRefused(
+                        f"{where}: its {field_name} names {target._meta.verbose_name} {str(value)[:60]!r}, "
+                        "which the rules catalog does not have."
+                    )
+                pks.append(catalog[target][key])
+            if len(set(pks)) != len(pks):
+                raise ImportRefused(f"{where}: its {field_name} names the same one twice.")
+            m2m[field_name] = pks
+        obj = model(**values)
+        if model is Newsletter:
+            # The HTML the pages show unescaped goes through the newsletters' own sanitiser: the
+            # editorial's from its Markdown (as every save makes it), the sections' as written.
+            obj.editorial_html = render_markdown(obj.editorial) if isinstance(obj.editorial, str) else ""
+            obj.content_html = sanitize_sections(obj.content_html) if isinstance(obj.content_html, str) else ""
+        if model is not League:
+            _clean(obj, where)
+        out.append((obj, refs, m2m))
+    return out
+
+
+def _clean(obj: models.Model, where: str, *, exclude_relations: bool = True) -> None:
+    """The model's own validation (fields, lengths, choices, ranges, names, check constraints),
+    without the references (resolved by place) and without uniqueness (checked in the document)."""
+    model = type(obj)
+    exclude = [f.name for f in _fields(model) if f.is_relation and f.remote_field.model not in CATALOG]
+    exclude = exclude if exclude_relations else []
+    # An empty JSON value is what the services store for "none yet" (a simulation's dice), blank or not.
+    exclude += [
+        f.name for f in _fields(model) if isinstance(f, models.JSONField) and getattr(obj, f.attname) in ([], {})
+    ]
+    try:
+        obj.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
+        for constraint in model._meta.constraints:
+            if isinstance(constraint, models.CheckConstraint):
+                constraint.validate(model, obj, exclude=exclude)
+    except ValidationError as exc:
+        raise ImportRefused(f"{where}: {_sentence(exc)}") from None
+
+
+def _sentence(exc: ValidationError) -> str:
+    if hasattr(exc, "error_dict"):
+        parts = []
+        for field_name, errors in exc.error_dict.items():
+            text = " ".join(m for e in errors for m in e.messages)
+            parts.append(text if field_name == "__all__" else f"its {field_name}: {text}")
+        return "; ".join(parts)
+    return " ".join(exc.messages)
+
+
+def _clean_league(league: League) -> None:
+    """The league row as the league's form checks it: name, slug (a slug, not a path), house rules,
+    and no other league with this name (or one that looks the same) or slug."""
+    try:
+        league.full_clean(exclude=["master"])
+    except ValidationError as exc:
+        raise ImportRefused(f"league: {_sentence(exc)}") from None
+
+
+def _check_uniqueness(checked: Checked) -> None:
+    """Every uniqueness the database enforces, inside the document (the league's new rows can
+    collide only with each other; the league itself is checked against the site)."""
+    for section, model in SECTIONS:
+        if model is League:
+            continue
+        rows = checked.rows[section]
+        for fields, condition, what in _unique_sets(model):
+            seen: dict[tuple, int] = {}
+            for place, (obj, refs, _) in enumerate(rows, start=1):
+                values = {}
+                for name in fields:
+                    f = model._meta.get_field(name)
+                    values[name] = refs[name][1:] if name in refs else getattr(obj, f.attname)
+                if condition is not None:
+                    plain = {f.name: getattr(obj, f.attname) for f in _fields(model) if not f.is_relation}
+                    plain.update(values)
+                    if not _holds(condition, plain):
+                        continue
+                key = tuple(values[n] for n in fields)
+                if any(v is None for v in key):
+                    continue
+                if key in seen:
+                    raise ImportRefused(
+                        f"{_row_name(section, place)}: its {what.replace('_', ' ')} repeats row {seen[key]}'s."
+                    )
+                seen[key] = place
+
+
+def _check_ledgers(checked: Checked, document: dict) -> None:
+    """Each team's ledger adds up, row by row, to its balance, and in the end to its treasury."""
+    balance: dict[int, int] = defaultdict(int)
+    for place, (entry, refs, _) in enumerate(checked.rows["treasury_entries"], start=1):
+        team = refs["team"][2]
+        balance[team] += entry.amount
+        if entry.balance_after != balance[team]:
+            raise ImportRefused(
+                f"{_row_name('treasury_entries', place)}: its balance after ({entry.balance_after}) is not the "
+                f"ledger's sum up to it ({balance[team]})."
+            )
+    for place, (team, _, _) in enumerate(checked.rows["teams"], start=1):
+        if team.treasury != balance[place]:
+            raise ImportRefused(
+                f"{_row_name('teams', place)}: its treasury ({team.treasury}) is not the sum of its ledger "
+                f"({balance[place]})."
+            )
+
+
+# --- writing ----------------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _stored_timestamps() -> Iterator[None]:
+    """Keep the document's creation times: auto_now(_add) fields would stamp the import's time."""
+    changed = []
+    for _, model in SECTIONS:
+        for f in _fields(model):
+            if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False):
+                changed.append((f, f.auto_now, f.auto_now_add))
+                f.auto_now = f.auto_now_add = False
+    try:
+        yield
+    finally:
+        for f, now, now_add in changed:
+            f.auto_now, f.auto_now_add = now, now_add
+
+
+def league_import(document: Any, *, owner: Any = None, name: str | None = None, slug: str | None = None) -> League:
+    """Check ``document`` (:func:`league_check`, which says what ``owner``, ``name`` and ``slug``
+    mean), then create its league in one transaction; afterwards the strength ratings are computed
+    again from the history (after commit, as after any result)."""
+    checked = league_check(document, owner=owner, name=name, slug=slug)
     with transaction.atomic(), _stored_timestamps():
-        users = {}
-        for username in document["users"]:
+        league = _write(checked, owner=owner)
+        _refresh_derived(league)
+        transaction.on_commit(_recompute_ratings)
+    return league
+
+
+def _write(checked: Checked, *, owner: Any) -> League:
+    users: dict[str, int] = {}
+    if owner is None:
+        for username in checked.usernames:
             user = User(username=username)
             user.set_unusable_password()
             user.save()
             users[username] = user.pk
-        pks: dict[type[models.Model], dict[int, int]] = {}
-        for name, model, _ in _sections(League(pk=0)):
-            objects, m2m_values = [], []
-            # References to rows of the same section (a replay's ``replay_of``: the voided match),
-            # set once the section's rows exist: (the row's place, the field, the place pointed at).
-            later: list[tuple[int, models.Field, int]] = []
-            for place, row in enumerate(document.get(name, []), start=1):
-                values = {}
-                for field in _fields(model):
-                    if field.name not in row and field.has_default():
-                        # a column added after the document was made (a league's and a team's game,
-                        # issue 17): its default, as the migration that added it gave existing rows
-                        values[field.attname] = field.get_default()
-                        continue
-                    value = row.get(field.name)
-                    if field.is_relation and value is not None:
-                        target = field.remote_field.model
-                        if target is User:
-                            value = users[value]
-                        elif target in CATALOG:
-                            value = catalog[target][tuple(value) if isinstance(value, list) else value]
-                        elif target is model and field.null:
-                            later.append((place, field, value))
-                            value = None
-                        else:
-                            value = pks[target][value]
-                    values[field.attname] = value
-                objects.append(model(**values))
-                m2m_values.append({f.name: row.get(f.name, []) for f in _m2m(model)})
-            created = model.objects.bulk_create(objects)
-            pks[model] = {i: obj.pk for i, obj in enumerate(created, start=1)}
-            for place, field, points_at in later:
-                setattr(created[place - 1], field.attname, pks[model][points_at])
-            if later:
-                model.objects.bulk_update(
-                    [created[place - 1] for place, _, _ in later], sorted({f.name for _, f, _ in later})
-                )
-            for obj, m2m in zip(created, m2m_values):
-                for field_name, keys in m2m.items():
-                    target = model._meta.get_field(field_name).remote_field.model
-                    getattr(obj, field_name).set(
-                        [catalog[target][tuple(k) if isinstance(k, list) else k] for k in keys]
-                    )
+    pks: dict[type[models.Model], dict[int, int]] = {}
+    for section, model in SECTIONS:
+        rows = checked.rows[section]
+        # References to rows of the same section (a replay's ``replay_of``: the voided match),
+        # set once the section's rows exist.
+        later: list[tuple[models.Model, models.Field, int]] = []
+        for obj, refs, _ in rows:
+            for field_name, ref in refs.items():
+                f = model._meta.get_field(field_name)
+                if ref[0] == "user":
+                    setattr(obj, f.attname, owner.pk if owner is not None else users[ref[1]])
+                elif ref[1] is model:
+                    later.append((obj, f, ref[2]))
+                else:
+                    setattr(obj, f.attname, pks[ref[1]][ref[2]])
+            if owner is not None:
+                _fresh_secrets(obj)
+        created = model.objects.bulk_create([obj for obj, _, _ in rows])
+        pks[model] = {i: obj.pk for i, obj in enumerate(created, start=1)}
+        for obj, f, points_at in later:
+            setattr(obj, f.attname, pks[model][points_at])
+        if later:
+            model.objects.bulk_update([obj for obj, _, _ in later], sorted({f.name for _, f, _ in later}))
+        for obj, (_, _, m2m) in zip(created, rows, strict=True):
+            for field_name, targets in m2m.items():
+                if targets:
+                    getattr(obj, field_name).set(targets)
     return League.objects.get(pk=pks[League][1])
+
+
+def _fresh_secrets(obj: models.Model) -> None:
+    """A copy on a site that may hold the original: its invitation links and task ids are new."""
+    if isinstance(obj, LeagueInvitation):
+        obj.code = secrets.token_urlsafe(16)
+    elif isinstance(obj, ScheduleRun):
+        obj.task_id = str(uuid.uuid4())
+    elif isinstance(obj, Newsletter) and obj.build_task_id:
+        obj.build_task_id = uuid.uuid4().hex
+
+
+def _refresh_derived(league: League) -> None:
+    """The league table's stored standings, from the imported matches (not from the document)."""
+    from league.readmodel import standings_refresh
+
+    for season in Season.objects.filter(league=league).order_by("pk"):
+        standings_refresh(season=season)
+
+
+def _recompute_ratings() -> None:
+    from outbox.dispatch import dispatch_now
+    from stats.tasks import ratings_recompute_task
+
+    dispatch_now(ratings_recompute_task, kwargs={}, description="Recompute strength ratings")
