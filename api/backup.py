@@ -123,8 +123,11 @@ MAX_ROWS = {
 class ImportRefused(ValidationError):
     """A document the import will not write: one sentence, naming the section and the row."""
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, *, checked: Checked | None = None):
         super().__init__(message)
+        #: When only the league's own row was refused (its name or address taken, say): the rest
+        #: of the document, checked.
+        self.checked = checked
 
 
 def max_bytes() -> int:
@@ -305,6 +308,12 @@ class Checked:
     )
 
     @property
+    def entrant_word(self) -> str:
+        """What the league's entrants are called: teams (All-Stars) or players (the other games)."""
+        league = self.rows["league"][0][0]
+        return "team" if league.has_team_scrolls else "player"
+
+    @property
     def summary(self) -> dict[str, int]:
         """What the import creates, for the preview."""
         return {
@@ -476,8 +485,12 @@ def league_check(document: Any, *, owner: Any = None, name: str | None = None, s
     if owner is not None:
         league.name = name if name is not None else league.name
         league.slug = slug if slug is not None else league.slug
-    _clean_league(league)
     checked.league_name, checked.league_slug = league.name, league.slug
+    try:
+        _clean_league(league)
+    except ImportRefused as exc:
+        exc.checked = checked
+        raise
     return checked
 
 
@@ -574,23 +587,98 @@ def _check_section(section, model, document, counts, catalog, named_users, owner
     return out
 
 
-def _clean(obj: models.Model, where: str, *, exclude_relations: bool = True) -> None:
+def _clean(obj: models.Model, where: str) -> None:
     """The model's own validation (fields, lengths, choices, ranges, names, check constraints),
-    without the references (resolved by place) and without uniqueness (checked in the document)."""
+    without the references (resolved by place above) and without uniqueness (checked in the
+    document below). Check constraints are evaluated here, in Python, where their conditions are
+    plain comparisons (all but one are): Django's own check runs a query for each row."""
     model = type(obj)
-    exclude = [f.name for f in _fields(model) if f.is_relation and f.remote_field.model not in CATALOG]
-    exclude = exclude if exclude_relations else []
+    relations = [f.name for f in _fields(model) if f.is_relation]
+    outside = [f.name for f in _fields(model) if f.is_relation and f.remote_field.model not in CATALOG]
     # An empty JSON value is what the services store for "none yet" (a simulation's dice), blank or not.
-    exclude += [
+    empty_json = [
         f.name for f in _fields(model) if isinstance(f, models.JSONField) and getattr(obj, f.attname) in ([], {})
     ]
     try:
-        obj.full_clean(exclude=exclude, validate_unique=False, validate_constraints=False)
+        obj.full_clean(exclude=relations + empty_json, validate_unique=False, validate_constraints=False)
+        values = {f.name: getattr(obj, f.attname) for f in _fields(model)}
         for constraint in model._meta.constraints:
-            if isinstance(constraint, models.CheckConstraint):
-                constraint.validate(model, obj, exclude=exclude)
+            if not isinstance(constraint, models.CheckConstraint):
+                continue
+            if any(name in outside for name in _condition_fields(constraint.condition)):
+                continue
+            held = _evaluate(constraint.condition, values)
+            if held is _UNKNOWN_FORM:
+                constraint.validate(model, obj, exclude=outside)
+            elif held is False:
+                raise ValidationError(constraint.get_violation_error_message())
     except ValidationError as exc:
         raise ImportRefused(f"{where}: {_sentence(exc)}") from None
+
+
+_UNKNOWN_FORM = object()  # a condition this evaluator does not read: Django's check decides
+_COMPARE = {
+    "exact": lambda a, b: a == b,
+    "gte": lambda a, b: a >= b,
+    "lte": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "lt": lambda a, b: a < b,
+}
+
+
+def _condition_fields(condition: Any) -> set[str]:
+    names: set[str] = set()
+    if isinstance(condition, Q):
+        for child in condition.children:
+            if isinstance(child, Q):
+                names |= _condition_fields(child)
+            else:
+                names.add(child[0].split("__")[0])
+                if isinstance(child[1], models.F):
+                    names.add(child[1].name)
+    return names
+
+
+def _evaluate(condition: Any, values: dict[str, Any]) -> Any:
+    """A check constraint's condition for one row, as SQL reads it: True, False or None (unknown,
+    which passes a check), or _UNKNOWN_FORM for anything but comparisons of fields and values."""
+    if not isinstance(condition, Q):
+        return _UNKNOWN_FORM
+    results = []
+    for child in condition.children:
+        if isinstance(child, Q):
+            result = _evaluate(child, values)
+        else:
+            lookup, expected = child
+            name, _, op = lookup.partition("__")
+            op = op or "exact"
+            if name not in values or "__" in op:
+                return _UNKNOWN_FORM
+            value = values[name]
+            if isinstance(expected, models.F):
+                if expected.name not in values:
+                    return _UNKNOWN_FORM
+                expected = values[expected.name]
+            elif not isinstance(expected, str | int | float | bool | type(None) | list | tuple):
+                return _UNKNOWN_FORM
+            if op == "isnull":
+                result = (value is None) == expected
+            elif op == "in":
+                result = None if value is None else value in expected
+            elif op in _COMPARE:
+                result = None if value is None or expected is None else _COMPARE[op](value, expected)
+            else:
+                return _UNKNOWN_FORM
+        if result is _UNKNOWN_FORM:
+            return _UNKNOWN_FORM
+        results.append(result)
+    if condition.connector == Q.AND:
+        result = False if False in results else (None if None in results else True)
+    else:
+        result = True if True in results else (None if None in results else False)
+    if condition.negated and result is not None:
+        result = not result
+    return result
 
 
 def _sentence(exc: ValidationError) -> str:
@@ -722,10 +810,16 @@ def _write(checked: Checked, *, owner: Any) -> League:
             setattr(obj, f.attname, pks[model][points_at])
         if later:
             model.objects.bulk_update([obj for obj, _, _ in later], sorted({f.name for _, f, _ in later}))
-        for obj, (_, _, m2m) in zip(created, rows, strict=True):
-            for field_name, targets in m2m.items():
-                if targets:
-                    getattr(obj, field_name).set(targets)
+        for f in _m2m(model):  # one insert a field for the whole section
+            through = f.remote_field.through
+            source, target = f.m2m_field_name(), f.m2m_reverse_field_name()
+            through.objects.bulk_create(
+                [
+                    through(**{f"{source}_id": obj.pk, f"{target}_id": pk})
+                    for obj, (_, _, m2m) in zip(created, rows, strict=True)
+                    for pk in m2m[f.name]
+                ]
+            )
     return League.objects.get(pk=pks[League][1])
 
 
