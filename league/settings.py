@@ -192,7 +192,7 @@ DATA_UPLOAD_MAX_NUMBER_FILES = 1  # the import of a league's backup; every other
 #: The largest league backup an import reads (the import page and `manage.py import_league`),
 #: refused before it is parsed; the import page's request may be this much larger than
 #: REQUEST_BODY_MAX_SIZE (league.middleware). docs/operations.md, "Backups".
-LEAGUE_IMPORT_MAX_BYTES = int(os.environ.get("LEAGUE_IMPORT_MAX_BYTES", str(4 * 1024 * 1024)))
+LEAGUE_IMPORT_MAX_BYTES = int(os.environ.get("LEAGUE_IMPORT_MAX_BYTES", str(10 * 1024 * 1024)))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

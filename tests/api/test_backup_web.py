@@ -52,7 +52,7 @@ def test_only_members_and_the_form_bounds_the_file(world, client, staff_client, 
         resp = staff_client.get(URL)
     html = resp.content.decode()
     assert resp.status_code == 200 and 'type="file"' in html and 'enctype="multipart/form-data"' in html
-    assert "at most 4,096 KB" in html and "csrfmiddlewaretoken" in html
+    assert "at most 10,240 KB" in html and "csrfmiddlewaretoken" in html
 
 
 def test_upload_preview_then_confirm(world, staff_client, django_assert_max_num_queries):
