@@ -7,7 +7,9 @@ rolls, XP events and koban ledger; every match with its sides (a Kage Masters ta
 included), feats, dice, downtime, upkeep, simulation record and deadline reminder; and its
 newsletters. Rules catalog rows are named by their natural keys (a clan's slug, a keyword's name),
 users by username (no email, no password: an imported user must set one). Rows are numbered in the
-document by their place (oldest first), never by database id, and written with sorted keys:
+document by their place (oldest first), never by database id (ids inside JSON fields too: a
+result's teams and ninjas, a kick-off roster, a newsletter's facts; JSON_REFS), and written with
+sorted keys:
 exporting a league, importing it into an empty database and exporting it again gives the same
 bytes (tests/api/test_backup_round_trip.py, for a league of each game that used every feature).
 
@@ -18,14 +20,16 @@ Not in the document, on purpose (docs/operations.md, "Backups"):
 - notifications, notification choices and newsletter deliveries: a user's inbox and the site's
   mail log, not the league's record (their links carry this database's ids);
 - simulation jobs and balance studies: a job's progress, not its result (a simulated match's
-  record, ``SimulationRun``, is in the document).
+  record, ``SimulationRun``, is in the document);
+- a result form saved mid-game (its field names carry database ids), and a newsletter's HTML and
+  plain text of its sections: made again on import from the sections, by the build's template.
 
 An import trusts nothing in its document (:func:`league_check`): the file's size and nesting are
 bounded before it is parsed, every section and row is checked as the forms and the models check
 them (types, lengths, choices, names, slugs, ranges, uniqueness inside the document and against
 the site), every reference must resolve inside the document, every team's ledger must add up to
-its treasury, only the users the rows name may be listed, newsletters' HTML is passed through the
-newsletters' own sanitiser; the first problem found refuses the whole document with one sentence
+its treasury, only the users the rows name may be listed, newsletters' HTML is made again and
+passed through the newsletters' own sanitiser; the first problem found refuses the whole document with one sentence
 naming the section and the row (:class:`ImportRefused`), and nothing is written.
 """
 
@@ -75,7 +79,10 @@ from rules.models import Challenge, Clan, Keyword, Profile, SpecialAbility
 from teams.models import Advancement, AdvancementRoll, Ninja, Team, TreasuryEntry, XpEvent
 
 FORMAT = "moonlight-league-export"
-VERSION = 1
+#: 2: ids inside JSON fields are places, and newsletters' HTML is made again on import. A document
+#: of version 1 still imports: its JSON fields as they are, its newsletters' HTML sanitised.
+VERSION = 2
+VERSIONS = (1, 2)
 User = get_user_model()
 
 #: Catalog models, named by natural key.
@@ -201,23 +208,100 @@ class _Usernames(dict):
         return self[pk]
 
 
+#: Database ids inside JSON fields (a result's teams and ninjas, a kick-off roster, a simulation's
+#: choices, a newsletter's facts, a finished season's table): (path, model). The document holds
+#: them as places, like any reference, so a restored league's pending result names its own teams.
+#: A path's steps: a key, "[]" every item of a list, "*" every value of an object, "<key>" every
+#: key of an object (ids as keys).
+JSON_REFS: dict[tuple[type[models.Model], str], list[tuple[tuple[str, ...], type[models.Model]]]] = {
+    (Season, "final_table"): [(("champion", "team_id"), Team), (("rows", "[]", "team_id"), Team)],
+    (Match, "submitted_record"): [
+        (("teams", "[]", "team_id"), Team),
+        (("teams", "[]", "ninjas", "[]", "ninja_id"), Ninja),
+    ],
+    (Match, "counter_record"): [
+        (("teams", "[]", "team_id"), Team),
+        (("teams", "[]", "ninjas", "[]", "ninja_id"), Ninja),
+    ],
+    (MatchTeam, "roster_snapshot"): [(("[]", "id"), Ninja)],
+    (SimulationRun, "decisions"): [(("advancements", "[]", "ninja"), Ninja), (("upkeep", "<key>"), Ninja)],
+    (Newsletter, "sections"): [
+        (("season", "id"), Season),
+        (("reports", "[]", "match_id"), Match),
+        (("reports", "[]", "teams", "[]", "team_id"), Team),
+        (("table", "rows", "[]", "team_id"), Team),
+        (("stats", "records", "*", "match_id"), Match),
+        (("stats", "top_xp", "rows", "[]", "ninja_id"), Ninja),
+        (("stats", "top_xp", "rows", "[]", "team_id"), Team),
+        (("stats", "treasuries", "rows", "[]", "team_id"), Team),
+    ],
+}
+
+#: Fields the document leaves empty: a result form saved mid-game (its field names carry database
+#: ids), and a newsletter's HTML and plain text, made again from its sections on import.
+NOT_EXPORTED: dict[type[models.Model], set[str]] = {
+    Match: {"result_draft"},
+    Newsletter: {"content_html", "content_text"},
+}
+
+
+def _map_json(value: Any, path: tuple[str, ...], mapping: Callable[[Any], Any]) -> Any:
+    """``value`` with every id at ``path`` replaced by ``mapping(id)`` (a copy along the path; a
+    value whose shape does not follow the path is left as it is)."""
+    if not path:
+        return mapping(value)
+    step, rest = path[0], path[1:]
+    if step == "[]":
+        return [_map_json(v, rest, mapping) for v in value] if isinstance(value, list) else value
+    if not isinstance(value, dict):
+        return value
+    if step == "*":
+        return {k: _map_json(v, rest, mapping) for k, v in value.items()}
+    if step == "<key>":
+        out = {}
+        for k, v in value.items():
+            mapped = mapping(int(k) if isinstance(k, str) and k.isdigit() else k)
+            out[str(mapped)] = v
+        return out
+    if step not in value:
+        return value
+    return {**value, step: _map_json(value[step], rest, mapping)}
+
+
+def _map_refs(model: type[models.Model], field_name: str, value: Any, mapping: Callable) -> Any:
+    """A JSON field's value with its ids mapped: ``mapping(target model, id)``."""
+    for path, target in JSON_REFS.get((model, field_name), []):
+        value = _map_json(value, path, lambda raw, target=target: mapping(target, raw))
+    return value
+
+
 def league_export(league: League) -> dict:
     """The league as a document (see the module's docstring)."""
     sections = _sections(league)
     exported = {model for _, model, _ in sections}
-    refs: dict[type[models.Model], dict[int, int]] = {}
     users: set[str] = set()
     usernames = _Usernames()
     out: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    loaded = []
     for name, model, queryset in sections:
         related = [f.name for f in _fields(model) if f.is_relation and f.remote_field.model in CATALOG]
         rows = list(queryset.order_by("pk").select_related(*related).prefetch_related(*(f.name for f in _m2m(model))))
-        refs[model] = {obj.pk: i for i, obj in enumerate(rows, start=1)}
+        loaded.append((name, model, rows))
+    refs = {model: {obj.pk: i for i, obj in enumerate(rows, start=1)} for _, model, rows in loaded}
+
+    def place(target, raw):
+        return refs[target].get(raw) if isinstance(raw, int) and not isinstance(raw, bool) else None
+
+    for name, model, rows in loaded:
         table = []
         for obj in rows:
             row: dict[str, Any] = {}
             for field in _fields(model):
                 raw = getattr(obj, field.attname)
+                if field.name in NOT_EXPORTED.get(model, ()):
+                    raw = field.get_default() if field.has_default() else (None if field.null else "")
+                if (model, field.name) in JSON_REFS and raw is not None:
+                    raw = _map_refs(model, field.name, raw, place)
                 if not field.is_relation or raw is None:
                     row[field.name] = _value(raw)
                     continue
@@ -228,7 +312,7 @@ def league_export(league: League) -> dict:
                     row[field.name] = username
                 elif target in CATALOG:
                     row[field.name] = CATALOG[target](getattr(obj, field.name))
-                elif target in exported and raw in refs.get(target, {}):
+                elif target in exported and raw in refs[target]:
                     row[field.name] = refs[target][raw]
                 elif field.null:
                     row[field.name] = None  # points outside the league (a team's other league, a job)
@@ -302,6 +386,8 @@ class Checked:
     league_slug: str
     counts: dict[str, int]
     usernames: list[str]
+    #: 2: ids inside JSON fields are places (mapped when written); 1: they are kept as they are.
+    version: int = VERSION
     #: section -> [(instance, {field: ("ref", model, place) | ("user", username)}, m2m {field: [pk]})]
     rows: dict[str, list[tuple[models.Model, dict[str, tuple], dict[str, list[int]]]]] = dataclass_field(
         default_factory=dict
@@ -424,8 +510,8 @@ def league_check(document: Any, *, owner: Any = None, name: str | None = None, s
     given), which must not collide with another league's; every user the document names becomes
     ``owner``, and the invitation codes and task ids are new.
     """
-    if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") != VERSION:
-        raise ImportRefused(f"Not a {FORMAT} document of version {VERSION}.")
+    if not isinstance(document, dict) or document.get("format") != FORMAT or document.get("version") not in VERSIONS:
+        raise ImportRefused(f"Not a {FORMAT} document (of version {' or '.join(map(str, VERSIONS))}).")
     problem = unstorable(document)
     if problem:
         raise ImportRefused(f"The document holds {problem}, which no field may hold.")
@@ -459,9 +545,12 @@ def league_check(document: Any, *, owner: Any = None, name: str | None = None, s
 
     catalog = _catalog_lookup()
     named_users: set[str] = set()
-    checked = Checked(league_name="", league_slug="", counts=counts, usernames=[])
+    checked = Checked(league_name="", league_slug="", counts=counts, usernames=[], version=document["version"])
     for section, model in SECTIONS:
-        checked.rows[section] = _check_section(section, model, document, counts, catalog, named_users, owner)
+        league = checked.rows["league"][0][0] if "league" in checked.rows else None
+        checked.rows[section] = _check_section(
+            section, model, document, counts, catalog, named_users, version=checked.version, league=league
+        )
 
     # Users: exactly those the rows name, each a valid username, none already on the site (a restore).
     not_named = sorted(set(listed) - named_users)
@@ -494,7 +583,7 @@ def league_check(document: Any, *, owner: Any = None, name: str | None = None, s
     return checked
 
 
-def _check_section(section, model, document, counts, catalog, named_users, owner) -> list:
+def _check_section(section, model, document, counts, catalog, named_users, *, version: int, league) -> list:
     from newsletters.services import render_markdown, sanitize_sections
 
     fields = _fields(model)
@@ -518,6 +607,8 @@ def _check_section(section, model, document, counts, catalog, named_users, owner
                 if not f.null:
                     raise ImportRefused(f"{where}: its {f.name} is missing.")
             value = row.get(f.name)
+            if value is None and not f.null:
+                raise ImportRefused(f"{where}: its {f.name} is missing.")
             if not f.is_relation:
                 problem = _type_problem(f, value)
                 if problem:
@@ -526,8 +617,6 @@ def _check_section(section, model, document, counts, catalog, named_users, owner
                 continue
             values[f.attname] = None
             if value is None:
-                if not f.null:
-                    raise ImportRefused(f"{where}: its {f.name} is missing.")
                 continue
             target = f.remote_field.model
             if target is User:
@@ -576,15 +665,63 @@ def _check_section(section, model, document, counts, catalog, named_users, owner
                 raise ImportRefused(f"{where}: its {field_name} names the same one twice.")
             m2m[field_name] = pks
         obj = model(**values)
+        if version >= 2:
+            for field_name in {name for (m, name) in JSON_REFS if m is model}:
+                _check_json_refs(model, field_name, getattr(obj, field_name), counts, where)
         if model is Newsletter:
-            # The HTML the pages show unescaped goes through the newsletters' own sanitiser: the
-            # editorial's from its Markdown (as every save makes it), the sections' as written.
+            # The HTML the pages show unescaped is not taken from the document: the editorial's is
+            # made from its Markdown (as every save makes it), the sections' from the sections by
+            # the build's template, once their ids are this site's (_write); both through the
+            # newsletters' own sanitiser. (A document of version 1: its sections' HTML, sanitised.)
             obj.editorial_html = render_markdown(obj.editorial) if isinstance(obj.editorial, str) else ""
-            obj.content_html = sanitize_sections(obj.content_html) if isinstance(obj.content_html, str) else ""
+            if version >= 2:
+                obj.content_html = obj.content_text = ""
+                _lay_out(obj, league, where)
+            else:
+                obj.content_html = sanitize_sections(obj.content_html) if isinstance(obj.content_html, str) else ""
         if model is not League:
             _clean(obj, where)
         out.append((obj, refs, m2m))
     return out
+
+
+def _check_json_refs(model, field_name: str, value: Any, counts: dict[str, int], where: str) -> None:
+    """Every id inside a JSON field (JSON_REFS) is a row of the document (or empty)."""
+
+    def check(target, raw):
+        if raw is None:
+            return raw
+        target_section = SECTION_OF[target]
+        if not isinstance(raw, int) or isinstance(raw, bool) or not 1 <= raw <= counts[target_section]:
+            raise ImportRefused(
+                f"{where}: its {field_name} names {target_section.replace('_', ' ')} row {str(raw)[:20]}, "
+                "which the document does not have."
+            )
+        return raw
+
+    if value is not None:
+        _map_refs(model, field_name, value, check)
+
+
+def _lay_out(newsletter: Newsletter, league: League, where: str) -> None:
+    """A newsletter's sections laid out by the build's template (newsletters.services), sanitised;
+    a document whose sections the template cannot lay out is refused."""
+    from django.template.loader import render_to_string
+
+    from newsletters.services import sanitize_sections
+
+    if not newsletter.sections:
+        newsletter.content_html = newsletter.content_text = ""
+        return
+    context = {"newsletter": newsletter, "league": league, "sections": newsletter.sections}
+    try:
+        html = render_to_string("newsletters/includes/_sections.html", context)
+        text = render_to_string("newsletters/email/sections.txt", context)
+    except Exception as exc:  # the document's facts are untrusted: any failure to lay them out is a refusal
+        raise ImportRefused(
+            f"{where}: its sections cannot be laid out as a newsletter ({type(exc).__name__})."
+        ) from None
+    newsletter.content_html, newsletter.content_text = sanitize_sections(html), text
 
 
 def _clean(obj: models.Model, where: str) -> None:
@@ -788,6 +925,8 @@ def _write(checked: Checked, *, owner: Any) -> League:
             user.save()
             users[username] = user.pk
     pks: dict[type[models.Model], dict[int, int]] = {}
+    deferred: list[tuple[type[models.Model], str, list]] = []
+    league = None
     for section, model in SECTIONS:
         rows = checked.rows[section]
         # References to rows of the same section (a replay's ``replay_of``: the voided match),
@@ -804,7 +943,21 @@ def _write(checked: Checked, *, owner: Any) -> League:
                     setattr(obj, f.attname, pks[ref[1]][ref[2]])
             if owner is not None:
                 _fresh_secrets(obj)
+        # Ids inside JSON fields: places of rows written before this section are this site's ids
+        # now; the others (a finished season's table names teams, written after it) once they are.
+        for field_name in sorted({name for (m, name) in JSON_REFS if m is model} if checked.version >= 2 else ()):
+            targets = {target for _, target in JSON_REFS[(model, field_name)]}
+            if targets <= set(pks):
+                for obj, _, _ in rows:
+                    setattr(obj, field_name, _to_pks(model, field_name, getattr(obj, field_name), pks))
+            else:
+                deferred.append((model, field_name, rows))
+        if model is Newsletter and checked.version >= 2:
+            for obj, _, _ in rows:
+                _lay_out(obj, league, "newsletters")
         created = model.objects.bulk_create([obj for obj, _, _ in rows])
+        if model is League:
+            league = created[0]
         pks[model] = {i: obj.pk for i, obj in enumerate(created, start=1)}
         for obj, f, points_at in later:
             setattr(obj, f.attname, pks[model][points_at])
@@ -820,7 +973,19 @@ def _write(checked: Checked, *, owner: Any) -> League:
                     for pk in m2m[f.name]
                 ]
             )
+    for model, field_name, rows in deferred:
+        objs = [obj for obj, _, _ in rows if getattr(obj, field_name) is not None]
+        for obj in objs:
+            setattr(obj, field_name, _to_pks(model, field_name, getattr(obj, field_name), pks))
+        if objs:
+            model.objects.bulk_update(objs, [field_name])
     return League.objects.get(pk=pks[League][1])
+
+
+def _to_pks(model, field_name: str, value: Any, pks: dict) -> Any:
+    if value is None:
+        return None
+    return _map_refs(model, field_name, value, lambda target, place: None if place is None else pks[target][place])
 
 
 def _fresh_secrets(obj: models.Model) -> None:

@@ -103,7 +103,7 @@ def _side_team(match: Match, slot: int) -> int:
 
 def _finish(season: Season, master) -> None:
     """The rest of the season simulated (its playoffs too), a newsletter of round 1 published, the
-    ratings computed."""
+    season finished, the ratings computed."""
     from stats.ratings import ratings_recompute
 
     job, _ = simulations.simulation_request(actor=master, scope="season", season=season, seed=5)
@@ -118,6 +118,7 @@ def _finish(season: Season, master) -> None:
         newsletter=newsletter, title="Round 1", editorial="**Well played**, all of you.", actor=master
     )
     newsletters.newsletter_publish(newsletter=newsletter, actor=master, send_email=False)
+    services.season_finish(season=season)  # its final table archived (JSON naming its teams)
     ratings_recompute(force=True)
 
 

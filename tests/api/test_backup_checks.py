@@ -59,15 +59,40 @@ def test_a_copy_becomes_a_new_league_of_the_importer(world, document):
     assert league.seasons.count() == 1 and league.newsletters.count() == 2
 
 
-def test_newsletter_html_goes_through_the_sanitiser(world, document):
+def test_newsletter_html_is_made_again_through_the_sanitiser(world, document):
+    """The document's HTML is not read: the editorial's is made from its Markdown, the sections'
+    from the sections by the build's template, both through the newsletters' sanitiser (a chart's
+    drawing is the one piece of the sections laid out unescaped)."""
     document["newsletters"][0]["editorial"] = "Hello <script>alert(1)</script> **there**"
     document["newsletters"][0]["editorial_html"] = "<script>alert(2)</script>"
     document["newsletters"][0]["content_html"] = '<p onclick="x()">Results<script>alert(3)</script></p>'
+    document["newsletters"][0]["sections"] = {
+        "charts": [
+            {"title": "Points", "svg": '<svg onload="alert(4)"><script>alert(5)</script><rect x="1"></rect></svg>'}
+        ]
+    }
     league = league_import(document, owner=world.users["staff"], name="Copied Lanterns", slug="copied")
-    html = Newsletter.objects.filter(league=league).values_list("editorial_html", "content_html")
-    text = " ".join(a + b for a, b in html)
-    assert "<script" not in text and "onclick" not in text and "alert" not in text
-    assert "<strong>there</strong>" in text and "<p>Results</p>" in text
+    html = " ".join(
+        a + b for a, b in Newsletter.objects.filter(league=league).values_list("editorial_html", "content_html")
+    )
+    assert "<script" not in html and "onclick" not in html and "onload" not in html and "alert" not in html
+    assert "<strong>there</strong>" in html and '<rect x="1"></rect>' in html and "Results" not in html
+
+
+def test_a_document_of_version_1_imports_with_its_html_sanitised(world, document):
+    """A backup made before ids inside JSON fields were places (version 1) still imports, its JSON
+    fields as they were and its sections' HTML through the sanitiser."""
+    document["version"] = 1
+    document["newsletters"][0]["content_html"] = '<p onclick="x()">Results<script>alert(3)</script></p>'
+    league = league_import(document, owner=world.users["staff"], name="Copied Lanterns", slug="copied")
+    html = " ".join(Newsletter.objects.filter(league=league).values_list("content_html", flat=True))
+    assert "<p>Results</p>" in html and "alert" not in html and "onclick" not in html
+
+
+def test_an_id_inside_a_json_field_must_be_a_row_of_the_document(world, document):
+    [record] = [m for m in document["matches"] if m["status"] == "submitted"][:1]
+    record["submitted_record"]["teams"][0]["team_id"] = 99
+    refused(document, r"matches, row \d+: its submitted_record names teams row 99, which the document does not have")
 
 
 @pytest.mark.parametrize("slug", ["../../etc", "Lantern/..", "a b", ""])

@@ -60,6 +60,9 @@ def test_a_league_that_used_every_feature_round_trips(game, tmp_path, django_cap
         assert any(s["league_points"] is not None for s in document["match_teams"]), "a table's places"
     else:
         assert document["bracket_slots"], "the playoffs"
+    [season] = document["seasons"]
+    assert season["status"] == "finished" and season["final_table"]["rows"], "a finished season's table"
+    assert {r["team_id"] for r in season["final_table"]["rows"]} == set(range(1, len(document["teams"]) + 1))
     before = ratings(), standings()
     assert before[0], "ratings to recompute"
 
@@ -71,3 +74,33 @@ def test_a_league_that_used_every_feature_round_trips(game, tmp_path, django_cap
         call_command("import_league", str(path))
     assert league_export_json(League.objects.get()) == first
     assert (ratings(), standings()) == before
+
+
+@pytest.mark.usefixtures("world")
+def test_a_restored_leagues_waiting_results_are_confirmed_and_settled(world, tmp_path):
+    """The ids inside a result's record (its teams, its ninjas) travel as places, like any
+    reference: a result submitted before the backup is confirmed after the restore, a disputed one
+    settled by the master. Before, the record named the old database's ids ("models not on their
+    team")."""
+    from matches import services as match_services
+    from matches.models import Match
+
+    path = tmp_path / "lantern.json"
+    path.write_bytes(league_export_json(world.league))
+    wipe()
+    call_command("import_league", str(path))
+    league = League.objects.get(slug="lantern")
+    submitted = Match.objects.get(season__league=league, status=Match.Status.SUBMITTED)
+    sides = {s.team_id for s in submitted.sides.all()}
+    assert {t["team_id"] for t in submitted.submitted_record["teams"]} == sides
+    match_services.match_confirm(match=submitted, actor=league.master)
+    submitted.refresh_from_db()
+    assert submitted.status == Match.Status.CONFIRMED
+    disputed = Match.objects.get(season__league=league, status=Match.Status.DISPUTED)
+    match_services.match_settle(match=disputed, actor=league.master, pick="second")
+    disputed.refresh_from_db()
+    assert disputed.status == Match.Status.CONFIRMED
+    # a kick-off roster names this site's ninjas
+    ninjas = set(league.teams.values_list("ninjas__pk", flat=True))
+    snapshot_ids = {row["id"] for side in submitted.sides.all() for row in side.roster_snapshot}
+    assert snapshot_ids <= ninjas
