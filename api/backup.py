@@ -466,29 +466,6 @@ def _kind(field: models.Field) -> str:
     return "text"
 
 
-def _holds(condition: Q | None, values: dict[str, Any]) -> bool:
-    """Whether a unique constraint's condition holds for a row (the few lookups the models use:
-    exact, in, isnull; and, or, not)."""
-    if condition is None:
-        return True
-    results = []
-    for child in condition.children:
-        if isinstance(child, Q):
-            results.append(_holds(child, values))
-            continue
-        lookup, expected = child
-        name, _, op = lookup.partition("__")
-        value = values.get(name)
-        if op == "in":
-            results.append(value in expected)
-        elif op == "isnull":
-            results.append((value is None) == expected)
-        else:
-            results.append(value == expected)
-    result = all(results) if condition.connector == Q.AND else any(results)
-    return not result if condition.negated else result
-
-
 def _unique_sets(model: type[models.Model]) -> list[tuple[tuple[str, ...], Q | None, str]]:
     """(fields, condition, what) of every uniqueness the database enforces on the model's rows."""
     out = [((f.name,), None, f.name) for f in _fields(model) if f.unique]
@@ -852,9 +829,11 @@ def _check_uniqueness(checked: Checked) -> None:
                     f = model._meta.get_field(name)
                     values[name] = refs[name][1:] if name in refs else getattr(obj, f.attname)
                 if condition is not None:
+                    # a partial unique index holds the rows its condition is true for (when the
+                    # evaluator cannot read a condition, every row counts: the stricter reading)
                     plain = {f.name: getattr(obj, f.attname) for f in _fields(model) if not f.is_relation}
                     plain.update(values)
-                    if not _holds(condition, plain):
+                    if _evaluate(condition, plain) in (False, None):
                         continue
                 key = tuple(values[n] for n in fields)
                 if any(v is None for v in key):

@@ -230,3 +230,14 @@ def test_the_check_writes_nothing_and_counts_what_it_would_make(world, document)
         "newsletters": 2,
         "users": len(document["users"]),
     }
+
+
+def test_uniqueness_follows_the_constraints_conditions(world, document):
+    """Two active ninjas of one team may not share a name (a partial unique index); a released one
+    may share an active one's."""
+    twin = copy.deepcopy(document["ninjas"][0])
+    document["ninjas"].append(twin)
+    refused(document, r"ninjas, row \d+: its team and name key repeats row 1's")
+    twin["status"] = "released"
+    league = league_import(document, owner=world.users["staff"], name="Copied Lanterns", slug="copied")
+    assert league.slug == "copied"
