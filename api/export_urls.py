@@ -1,8 +1,9 @@
-"""/exports/: CSV downloads and the master's league export (namespace ``exports``)."""
+"""/exports/: CSV downloads, the master's league export and the import of a backup (namespace
+``exports``)."""
 
 from django.urls import path
 
-from api import exports
+from api import exports, web
 
 app_name = "exports"
 
@@ -16,5 +17,6 @@ urlpatterns = [
     ),
     path("leagues/<slug:slug>/<int:number>/table.csv", exports.table_csv, name="table_csv"),
     path("leagues/<slug:slug>/export.json", exports.league_export, name="league_export"),
+    path("import/", web.league_import, name="league_import"),
     path("teams/<int:pk>/roster.csv", exports.roster_csv, name="roster_csv"),
 ]

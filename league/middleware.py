@@ -23,7 +23,8 @@ import unicodedata
 
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
-from django.core.exceptions import BadRequest
+from django.core.exceptions import BadRequest, TooManyFilesSent
+from django.core.files.uploadhandler import FileUploadHandler
 from django.http import Http404, HttpResponse
 
 
@@ -54,6 +55,33 @@ class RejectControlCharactersMiddleware:
         return self.get_response(request)
 
 
+#: The one page that takes a file, and the room its form needs beside it.
+IMPORT_PATH = "/exports/import/"
+IMPORT_FORM_ROOM = 64 * 1024
+
+
+def body_limit(path: str) -> int:
+    """The largest body a request to ``path`` may send: REQUEST_BODY_MAX_SIZE, or for the import of a
+    league's backup that backup's own limit (LEAGUE_IMPORT_MAX_BYTES) and its form's fields."""
+    if path == IMPORT_PATH:
+        return max(settings.REQUEST_BODY_MAX_SIZE, settings.LEAGUE_IMPORT_MAX_BYTES + IMPORT_FORM_ROOM)
+    return settings.REQUEST_BODY_MAX_SIZE
+
+
+class RefuseFiles(FileUploadHandler):
+    """Every page but the import of a league's backup refuses a file (400), as Django does for more
+    files than DATA_UPLOAD_MAX_NUMBER_FILES (1: the backup)."""
+
+    def new_file(self, *args, **kwargs):
+        raise TooManyFilesSent("No page but the import of a league's backup takes a file.")
+
+    def receive_data_chunk(self, raw_data, start):  # pragma: no cover - new_file refused it
+        return raw_data
+
+    def file_complete(self, file_size):  # pragma: no cover
+        return None
+
+
 class RequestSizeLimitMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -63,9 +91,12 @@ class RequestSizeLimitMiddleware:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             raise BadRequest("The Content-Length header is not a number.") from None
-        if length > settings.REQUEST_BODY_MAX_SIZE:
+        limit = body_limit(request.path_info)
+        if request.path_info != IMPORT_PATH:
+            request.upload_handlers.insert(0, RefuseFiles())
+        if length > limit:
             return HttpResponse(
-                f"The request is too large: at most {settings.REQUEST_BODY_MAX_SIZE // 1024} KB.\n",
+                f"The request is too large: at most {limit // 1024} KB.\n",
                 status=413,
                 content_type="text/plain; charset=utf-8",
             )

@@ -181,14 +181,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "teams.passwords.LowVarietyPasswordValidator"},
 ]
 
-# Request sizes: no page takes files, and no form needs more than a few hundred kilobytes (the
+# Request sizes: no page but the import of a league's backup takes a file, and no form needs more than a few hundred kilobytes (the
 # longest is a newsletter's editorial). league.middleware.RequestSizeLimitMiddleware answers 413
 # to any body over REQUEST_BODY_MAX_SIZE before it is read; Django's own limits stand behind it.
 REQUEST_BODY_MAX_SIZE = 2 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000
-DATA_UPLOAD_MAX_NUMBER_FILES = 0
+DATA_UPLOAD_MAX_NUMBER_FILES = 1  # the import of a league's backup; every other page refuses files (league.middleware)
+#: The largest league backup an import reads (the import page and `manage.py import_league`),
+#: refused before it is parsed; the import page's request may be this much larger than
+#: REQUEST_BODY_MAX_SIZE (league.middleware). docs/operations.md, "Backups".
+LEAGUE_IMPORT_MAX_BYTES = int(os.environ.get("LEAGUE_IMPORT_MAX_BYTES", str(10 * 1024 * 1024)))
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -151,6 +151,52 @@ def render_markdown(text: str) -> str:
     ).strip()
 
 
+#: What the generated sections (newsletters/includes/_sections.html) and their charts
+#: (newsletters/charts.py) are made of: the sections' HTML keeps these and nothing else.
+SECTION_TAGS = EDITORIAL_TAGS | {
+    "article",
+    "section",
+    "div",
+    "span",
+    "small",
+    "figure",
+    "svg",
+    "title",
+    "rect",
+    "line",
+    "polyline",
+    "circle",
+    "text",
+}
+SECTION_ATTRIBUTES = {
+    **EDITORIAL_ATTRIBUTES,
+    "*": {"class", "style", "role", "aria-label", "scope", "title"},
+    "svg": {"xmlns", "width", "height", "viewBox"},
+    "rect": {"x", "y", "width", "height", "fill"},
+    "line": {"x1", "y1", "x2", "y2", "stroke"},
+    "polyline": {"fill", "stroke", "stroke-width", "stroke-dasharray", "points"},
+    "circle": {"cx", "cy", "r", "fill"},
+    "text": {"x", "y", "fill", "font-size", "font-weight", "text-anchor", "transform"},
+}
+
+
+def sanitize_sections(html: str) -> str:
+    """The generated sections' HTML through the same sanitiser as the editorial (nh3), with the
+    tags the sections and their charts use: scripts, event handlers and any other tag go. The
+    build stores what this returns, and so does an import (api/backup.py), whatever its document
+    says; the sanitiser's output is its own fixed point, so a newsletter exported and imported
+    again keeps its bytes."""
+    return nh3.clean(
+        cap_nesting(html or ""),
+        tags=SECTION_TAGS,
+        attributes=SECTION_ATTRIBUTES,
+        generic_attribute_prefixes={"data-"},
+        url_schemes={"http", "https", "mailto"},
+        link_rel=None,
+        clean_content_tags={"script", "style"},
+    )
+
+
 def validate_editorial(editorial: str) -> str:
     editorial = editorial or ""
     if len(editorial) > EDITORIAL_MAX_LENGTH:
@@ -373,7 +419,7 @@ def newsletter_build(*, newsletter_id: int, progress: Progress | None = None) ->
     sections = compose_sections(newsletter, step=step)
     step("Laying out the newsletter")
     context = {"newsletter": newsletter, "league": newsletter.league, "sections": sections}
-    html = render_to_string("newsletters/includes/_sections.html", context)
+    html = sanitize_sections(render_to_string("newsletters/includes/_sections.html", context))
     text = render_to_string("newsletters/email/sections.txt", context)
     with transaction.atomic():
         locked = Newsletter.objects.select_for_update().get(pk=newsletter_id)

@@ -97,7 +97,8 @@ def test_a_ninjutsu_round_newsletter(django_assert_max_num_queries):
     assert facts["cards"] == "The card that opened the way to the Soke: Jump 1."
     assert sections["stats"]["records"] == {"biggest_win": None, "biggest_upset": None}  # no margins recorded
     assert_no_all_stars(newsletter)
-    assert f"{b}&#x27;s Soke was attacked" in newsletter.content_html
+    # an apostrophe: the sections' sanitiser (newsletters.services.sanitize_sections) writes it plainly
+    assert f"{b}'s Soke was attacked" in newsletter.content_html
     assert 'data-fact="game_starter"' in newsletter.content_html
     assert "The starting player won 1 of 2 games" in newsletter.content_text
 

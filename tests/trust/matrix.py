@@ -700,6 +700,8 @@ RULES.update(
         "exports:table_csv": [_public(lambda w: {"slug": w.league.slug, "number": w.season.number})],
         "exports:roster_csv": [_public(lambda w: {"pk": w.team_a.pk})],
         "exports:league_export": [Case(kwargs=_league, get=MASTER, post=None)],
+        # any member may import a backup into a new league of their own (a POST without a file: the form again)
+        "exports:league_import": [Case(kwargs=lambda w: {}, get=MEMBERS, post=MEMBERS)],
         # the leaderboards as CSV: public, as the leaderboard pages (stats.views)
         "exports:leaderboards_csv": [_public()],
         "exports:league_leaderboards_csv": [_public(_league)],

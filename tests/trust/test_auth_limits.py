@@ -157,7 +157,7 @@ def test_large_and_many_field_bodies_are_refused(db, settings):
     # Too many fields: 400.
     resp = client.post(reverse("login"), {f"f{i}": "1" for i in range(settings.DATA_UPLOAD_MAX_NUMBER_FIELDS + 1)})
     assert resp.status_code == 400
-    # A small file is refused too: no page takes files.
+    # A small file is refused too: no page takes files but the import of a backup (tests/api/test_backup_web.py).
     resp = client.post(reverse("login"), {"username": "x", "file": SimpleUploadedFile("a.txt", b"hello")})
     assert resp.status_code == 400
 

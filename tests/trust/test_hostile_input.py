@@ -344,6 +344,14 @@ def test_league_create(world, data):
 
 @FAST
 @given(data=st.data())
+def test_league_import(world, data):
+    """The import page's fields without a file (hostile files: tests/api/test_backup_web.py)."""
+    fields = {"name": hostile("Copied"), "slug": hostile("copied"), "confirm": hostile("1"), "upload": hostile("1")}
+    _check(world, "player", reverse("exports:league_import"), data.draw(form_data(fields)))
+
+
+@FAST
+@given(data=st.data())
 def test_league_edit(world, data):
     fields = {k: v for k, v in house_rule_fields().items() if k != "name"}
     _check(world, "master", reverse("league:edit", kwargs={"slug": world.league.slug}), data.draw(form_data(fields)))
@@ -593,6 +601,7 @@ POSTED_HERE = {
     "simulation:simulate_regular_season",
     "simulation:balance_study_start",
     "league:create",
+    "exports:league_import",
     "league:edit",
     "league:apply",
     "league:applications",
