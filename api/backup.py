@@ -218,11 +218,17 @@ JSON_REFS: dict[tuple[type[models.Model], str], list[tuple[tuple[str, ...], type
     (Match, "submitted_record"): [
         (("teams", "[]", "team_id"), Team),
         (("teams", "[]", "ninjas", "[]", "ninja_id"), Ninja),
+        (("upkeep", "<key>"), Ninja),
+        (("downtime_faces", "<key>"), Ninja),
     ],
     (Match, "counter_record"): [
         (("teams", "[]", "team_id"), Team),
         (("teams", "[]", "ninjas", "[]", "ninja_id"), Ninja),
+        (("upkeep", "<key>"), Ninja),
+        (("downtime_faces", "<key>"), Ninja),
     ],
+    # each ronin's upkeep as its own team decided it (matches.services, "ronin upkeep")
+    (Match, "upkeep_choices"): [(("<key>",), Ninja)],
     (MatchTeam, "roster_snapshot"): [(("[]", "id"), Ninja)],
     (SimulationRun, "decisions"): [(("advancements", "[]", "ninja"), Ninja), (("upkeep", "<key>"), Ninja)],
     (Newsletter, "sections"): [

@@ -576,11 +576,18 @@ def upkeep_choices_of(match: Match) -> dict[int, str]:
     return {int(k): v for k, v in (match.upkeep_choices or {}).items()}
 
 
-def _take_upkeep(locked: Match, actor, upkeep: Mapping[int, str], sides: Sequence[MatchTeam]) -> dict[int, str]:
+def _take_upkeep(
+    locked: Match, actor, upkeep: Mapping[int, str], sides: Sequence[MatchTeam], *, own_default: bool = True
+) -> dict[int, str]:
     """Check that ``actor`` decides each of ``upkeep``'s ronin and keep the choices on the match
-    (unsaved: the caller saves ``upkeep_choices``). Returns the match's choices now."""
+    (unsaved: the caller saves ``upkeep_choices``). ``own_default``: a ronin of his that he leaves
+    out and nobody has decided is paid (the form's preselected choice; the master's: every side's).
+    Returns the match's choices now."""
     ronin = ronin_of(sides)
     mine = upkeep_decidable(actor, locked, sides)
+    if own_default:
+        decided = upkeep_choices_of(locked)
+        upkeep = {**{nid: "pay" for nid in mine if nid not in decided}, **upkeep}
     problems = []
     for nid, choice in upkeep.items():
         if nid not in ronin:
@@ -629,7 +636,7 @@ def match_decide_upkeep(*, match: Match, actor, upkeep: Mapping[int, str]) -> Ma
         waiting = {row["id"] for row in upkeep_undecided(locked, sides)}
         if not waiting & upkeep_decidable(actor, locked, sides):
             raise PermissionDenied("Only a waiting ronin's own player or the league's master decides its upkeep.")
-        _take_upkeep(locked, actor, {k: v for k, v in upkeep.items() if k in waiting}, sides)
+        _take_upkeep(locked, actor, {k: v for k, v in upkeep.items() if k in waiting}, sides, own_default=False)
         _accept_or_wait(locked, actor=locked.confirmed_by, sides=sides)
     copy_columns(locked, match)
     return match
@@ -988,12 +995,7 @@ def match_confirm(*, match: Match, actor: User | None, upkeep: Mapping[int, str]
             _apply_sequence(locked, actor=actor)
         else:
             sides = list(locked.sides.select_related("team").order_by("slot"))
-            given = dict(upkeep or {})
-            mine = upkeep_decidable(actor, locked, sides)
-            decided = upkeep_choices_of(locked)
-            if not is_master_of(actor, locked):  # his own undecided ronin: paid, as the form offers
-                given = {**{nid: "pay" for nid in mine if nid not in decided}, **given}
-            _take_upkeep(locked, actor, given, sides)
+            _take_upkeep(locked, actor, dict(upkeep or {}), sides)
             _accept_or_wait(locked, actor=actor, sides=sides)
     match.refresh_from_db()
     return match

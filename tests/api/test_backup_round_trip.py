@@ -104,3 +104,45 @@ def test_a_restored_leagues_waiting_results_are_confirmed_and_settled(world, tmp
     ninjas = set(league.teams.values_list("ninjas__pk", flat=True))
     snapshot_ids = {row["id"] for side in submitted.sides.all() for row in side.roster_snapshot}
     assert snapshot_ids <= ninjas
+
+
+def test_a_restored_waiting_result_keeps_each_owners_ronin_upkeep(tmp_path):
+    """The ronin ids of a result's upkeep choices (the record's and the owners', kept on the match)
+    travel as places too: after a restore the waiting result still waits for the owner's ronin, and
+    his decision applies to this site's ninja (before: the choices named the old database's ids)."""
+    from matches import services as match_services
+    from matches.models import Match, UpkeepDecision
+    from rules.models import Challenge
+    from tests.factories import LeagueFactory, UserFactory, make_legal_team
+    from tests.support import record_for
+
+    league = LeagueFactory(name="Ronin Hall", slug="ronin-hall", results_need_confirmation=False)
+    herons = make_legal_team("tanchyo", owner=UserFactory(username="heron"), name="Herons", league=league)
+    cranes = make_legal_team("tanchyo", owner=UserFactory(username="crane"), name="Cranes", league=league)
+    match = match_services.match_create(
+        teams=[herons, cranes], challenge=Challenge.objects.get(slug="brawl"), league=league
+    )
+    match_services.match_kick_off(match=match)
+    mine = herons.ninjas.get(profile__slug="tengu")
+    match_services.match_submit_result(
+        match=match, record=record_for(match, (2, 1)), actor=herons.owner, upkeep={mine.pk: "release"}
+    )
+    path = tmp_path / "ronin.json"
+    first = league_export_json(league)
+    path.write_bytes(first)
+    wipe()
+    call_command("import_league", str(path))
+    league = League.objects.get(slug="ronin-hall")
+    assert league_export_json(league) == first
+    restored = Match.objects.get(league=league)
+    assert restored.upkeep_waits
+    herons_tengu = league.teams.get(name="Herons").ninjas.get(profile__slug="tengu")
+    cranes_tengu = league.teams.get(name="Cranes").ninjas.get(profile__slug="tengu")
+    assert restored.upkeep_choices == {str(herons_tengu.pk): "release"}
+    match_services.match_decide_upkeep(
+        match=restored, actor=restored.sides.get(slot=2).team.owner, upkeep={cranes_tengu.pk: "pay"}
+    )
+    restored.refresh_from_db()
+    assert restored.status == Match.Status.CONFIRMED
+    assert UpkeepDecision.objects.get(match=restored, ninja=herons_tengu).paid is False
+    assert UpkeepDecision.objects.get(match=restored, ninja=cranes_tengu).paid is True

@@ -751,6 +751,14 @@ RULES.update(
         "api:match-confirm": [
             Case(kwargs=lambda w: {"pk": w.submitted.pk}, get=None, post=frozenset({"other_player", "master"}))
         ],
+        "api:match-upkeep": [
+            Case(
+                kwargs=_extra("upkeep_waits"),
+                get=None,
+                post=frozenset({"other_player", "master"}),
+                data=lambda w: {"upkeep": [{"ninja": w.extra["upkeep_ronin"].pk, "decision": "release"}]},
+            )
+        ],
         "api:match-reject": [
             Case(
                 kwargs=lambda w: {"pk": w.submitted.pk},
