@@ -705,7 +705,7 @@ class StrictInput(serializers.Serializer):
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
-                raise serializers.ValidationError(dict.fromkeys(unknown[:10], "Not a field of this record."))
+                raise serializers.ValidationError({key: ["Not a field of this record."] for key in unknown[:10]})
         return super().to_internal_value(data)
 
 
