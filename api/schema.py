@@ -6,7 +6,10 @@
   ``anonymous_reads``, as ``CanReadNewsletter``: a published newsletter is anyone's).
 * ``QueryFilterExtension`` states each filter's parameter from the form field that validates it
   (``api.queries.field_schema``): its type, range, length and choices.
-* ``add_error_responses`` (a post-processing hook) adds the error components the answers name.
+* ``StrictInputExtension`` closes the documents that refuse an unknown key
+  (``additionalProperties: false``).
+* ``add_error_responses`` (a post-processing hook) adds the error components the answers name, and
+  marks a request body required when its document has a required member.
 
 Which statuses an operation answers:
 
@@ -28,6 +31,8 @@ from __future__ import annotations
 
 from drf_spectacular import openapi
 from drf_spectacular.contrib.django_filters import DjangoFilterExtension
+from drf_spectacular.extensions import OpenApiSerializerExtension
+from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, AllowAny
 
 from api import queries
@@ -100,6 +105,18 @@ class AutoSchema(openapi.AutoSchema):
             auths.append({})
         return auths
 
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        """A list of documents states its bounds (drf-spectacular drops ``many=True``'s lengths)."""
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if isinstance(field, serializers.ListSerializer) and schema is not None:
+            if field.min_length is not None:
+                schema["minItems"] = field.min_length
+            if field.max_length is not None:
+                schema["maxItems"] = field.max_length
+            if not field.allow_empty:
+                schema["minItems"] = max(schema.get("minItems", 0), 1)
+        return schema
+
     def get_operation(self, *args, **kwargs):
         operation = super().get_operation(*args, **kwargs)
         if operation is None:
@@ -130,8 +147,35 @@ class QueryFilterExtension(DjangoFilterExtension):
         return parameters
 
 
+class StrictInputExtension(OpenApiSerializerExtension):
+    """A document that refuses a key it does not have (``api.serializers.StrictInput``) says so."""
+
+    target_class = "api.serializers.StrictInput"
+    match_subclasses = True
+
+    def map_serializer(self, auto_schema, direction):
+        schema = auto_schema._map_basic_serializer(self.target, direction)
+        schema["additionalProperties"] = False
+        return schema
+
+
+def _needs_a_body(schema: dict, schemas: dict) -> bool:
+    """A document with a required member (each alternative's, for a ``oneOf``) cannot be left out."""
+    if "$ref" in schema:
+        schema = schemas.get(schema["$ref"].rsplit("/", 1)[-1], {})
+    if "oneOf" in schema:
+        return all(_needs_a_body(member, schemas) for member in schema["oneOf"])
+    return bool(schema.get("required"))
+
+
 def add_error_responses(result, generator, request, public):
-    """The error components the answers name."""
+    """The error components, and a request body that is required when its document has a required
+    member (drf-spectacular leaves that out for a polymorphic document: the result's)."""
     schemas = result.setdefault("components", {}).setdefault("schemas", {})
     schemas.update(Error=ERROR, ErrorEntry=ERROR_ENTRY, Message=MESSAGE)
+    for path_item in result.get("paths", {}).values():
+        for operation in path_item.values():
+            body = operation.get("requestBody") if isinstance(operation, dict) else None
+            if body and _needs_a_body(body["content"]["application/json"]["schema"], schemas):
+                body["required"] = True
     return result

@@ -202,6 +202,22 @@ def _match_response(pk: int, request) -> Response:
     return Response(s.MatchDetailSerializer(match, context={"request": request, "outcomes": outcomes}).data)
 
 
+def _document_of_the_matchs_game(match: Match, document) -> None:
+    """A result document of another game than the match's is refused as a whole (the schema offers
+    each game's document; which one a match takes is its league's game): All-Stars' has no
+    ``game``, a players' game's names it."""
+    posted = document.get("game") if isinstance(document, dict) else None
+    game = game_of(match.league) if match.league_id is not None else None
+    if game is None or game.has_team_scrolls:
+        if posted is not None:
+            name = game.name if game is not None else "All-Stars"
+            raise ValidationError(f'This match is of {name}: its result has "sides", and no "game".')
+    elif posted != match.league.game:
+        raise ValidationError(
+            f'This match is of {game.name}: its record starts {{"game": "{match.league.game}", ...}}.'
+        )
+
+
 @extend_schema_view(
     list=extend_schema(
         description="Fixtures and results, newest first; filter by league, season, status, round, team."
@@ -302,6 +318,7 @@ class MatchViewSet(ReadOnlyViewSet):
         as on the site; while a result waits, another player of the match may post his own record:
         the same confirms it, a different one disputes it (the master settles)."""
         match = self.get_object()
+        _document_of_the_matchs_game(match, request.data)
         if match.league_id is not None and not game_of(match.league).has_team_scrolls:
             return self._game_result(request, match)
         match = self._open_for_result(match)

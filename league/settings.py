@@ -404,6 +404,9 @@ SPECTACULAR_SETTINGS = {
         "ElementEnum": "rules.models.Element",
         "LeaderboardBoardEnum": "stats.selectors.leaderboards.BOARD_KEYS",
         "RatingSystemEnum": "teams.models.StrengthRating.System",
+        "GameEnum": "games.registry.CHOICES",
+        "NinjutsuGameEnum": ["ninjutsu"],
+        "KageMastersGameEnum": ["kage_masters"],
     },
 }
 

@@ -65,21 +65,21 @@ def _url(world, template: str) -> str:
     return template.replace("{id}", str(world.team_a.pk))
 
 
-def test_every_query_value_is_refused_exactly_when_the_schema_refuses_it(world, api):
+@pytest.mark.parametrize(("template", "name", "values"), QUERY_VALUES, ids=[f"{t}?{n}" for t, n, _ in QUERY_VALUES])
+def test_every_query_value_is_refused_exactly_when_the_schema_refuses_it(world, api, template, name, values):
     """Schema and code come from one definition (api/queries.py): a value the schema allows is never
     a 400, a value it does not allow always is. Fails before: ``season=0``, ``page_size=201``,
     ``round=-1`` refused with no minimum or maximum in the schema; ``page_size=null``, ``page=last``,
     ``?status=``, ``games=some`` and ``system=`` accepted."""
     reader = api("player")
     wrong = []
-    for template, name, values in QUERY_VALUES:
-        schema = _parameter(template, name)["schema"]
-        for raw in values:
-            resp = reader.get(_url(world, template), **{name: raw})
-            if (resp.status_code == 400) == _fits(schema, raw):
-                wrong.append(f"{template}?{name}={raw!r}: {resp.status_code}, schema {json.dumps(schema)}")
-            if resp.status_code == 400:
-                assert name in resp.json(), (template, name, raw, resp.json())  # the refusal names it
+    schema = _parameter(template, name)["schema"]
+    for raw in values:
+        resp = reader.get(_url(world, template), **{name: raw})
+        if (resp.status_code == 400) == _fits(schema, raw):
+            wrong.append(f"{template}?{name}={raw!r}: {resp.status_code}, schema {json.dumps(schema)}")
+        if resp.status_code == 400:
+            assert name in resp.json(), (template, name, raw, resp.json())  # the refusal names it
     assert not wrong, "\n".join(wrong)
 
 
@@ -217,3 +217,64 @@ def _has(url: str, method: str) -> bool:
     except AssertionError:
         return False
     return True
+
+
+# --- what the fuzzer found (tests/api/test_fuzz.py), one test each ----------------------------------
+
+
+def _component(name: str) -> dict:
+    return document()["components"]["schemas"][name]
+
+
+def test_a_list_of_documents_states_its_bounds_and_the_code_keeps_them(world, api):
+    """``sides`` holds at most MAX_SIDES entries: the code refused a sixth side that the schema
+    allowed (drf-spectacular drops a ``many=True`` serializer's ``max_length``)."""
+    from api.serializers import MAX_NINJAS, MAX_SIDES
+
+    draft = _component("DraftInputRequest")["properties"]
+    assert draft["sides"]["maxItems"] == MAX_SIDES and draft["ninjas"]["maxItems"] == MAX_NINJAS
+    assert (
+        _component("KageResultInputRequest")["properties"]["seats"] | {"minItems": 1, "maxItems": MAX_SIDES}
+        == (_component("KageResultInputRequest")["properties"]["seats"])
+    )
+    url = reverse("api:match-draft", kwargs={"pk": world.open_match.pk})
+    too_many = api("player").post(url, {"sides": [{"slot": 1, "points": 0}] * (MAX_SIDES + 1)})
+    assert too_many.status_code == 400 and "sides" in too_many.json()
+
+
+def test_a_result_needs_its_document():
+    """No body is refused (``sides`` or ``game`` is required), and the schema says the body is required."""
+    operation = document()["paths"]["/api/v1/matches/{id}/result/"]["post"]
+    assert operation["requestBody"]["required"] is True
+    assert document()["paths"]["/api/v1/seasons/{id}/schedule/"]["post"]["requestBody"]["required"] is True
+
+
+def test_a_document_of_another_game_is_refused_as_a_whole(world, api):
+    """The schema offers each game's result document; posting another game's than the match's is
+    one message naming the match's game (it was a field error of a document the client never sent:
+    ``{"sides": ["This field is required."]}`` for a Kage Masters record on an All-Stars match)."""
+    player = api("player")
+    kage = {"game": "kage_masters", "seats": [{"slot": 1, "kage_master": "Spy", "coins": 3}]}
+    on_all_stars = player.post(reverse("api:match-result", kwargs={"pk": world.open_match.pk}), kage)
+    assert on_all_stars.status_code == 400
+    assert on_all_stars.json() == {
+        "detail": ['This match is of Ninja All-Stars: its result has "sides", and no "game".']
+    }
+    on_kage = player.post(reverse("api:match-result", kwargs={"pk": world.extra["kage_open"].pk}), {"sides": []})
+    assert on_kage.status_code == 400 and list(on_kage.json()) == ["detail"]
+    assert '"game": "kage_masters"' in on_kage.json()["detail"][0]
+
+
+def test_a_strict_document_says_it_takes_no_other_key_and_each_refusal_is_a_list(world, api):
+    """A players' game's record refuses a key it does not have: the schema now says so
+    (``additionalProperties: false``, and ``game`` is an enum of the one game), and the refusal is a
+    list of messages as every field's is (it was a bare string, which no documented shape allowed)."""
+    for name, game in (("KageResultInputRequest", "kage_masters"), ("NinjutsuResultInputRequest", "ninjutsu")):
+        component = _component(name)
+        assert component["additionalProperties"] is False, name
+        ref = component["properties"]["game"]["allOf"][0]["$ref"]
+        assert _component(ref.rsplit("/", 1)[-1])["enum"] == [game]
+    assert _component("KageSeatInputRequest")["additionalProperties"] is False
+    url = reverse("api:match-result", kwargs={"pk": world.extra["kage_open"].pk})
+    resp = api("player").post(url, {"game": "kage_masters", "seats": [], "extra": 1})
+    assert resp.status_code == 400 and resp.json() == {"extra": ["Not a field of this record."]}
