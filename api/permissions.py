@@ -43,5 +43,9 @@ class IsSeasonMaster(BasePermission):
 
 
 class CanReadNewsletter(BasePermission):
+    """A published newsletter is anyone's; a draft its master's (the schema marks the reads public)."""
+
+    anonymous_reads = True
+
     def has_object_permission(self, request, view, obj) -> bool:
         return newsletter_permissions.can_read(request.user, obj)

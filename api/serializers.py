@@ -706,7 +706,7 @@ class StrictInput(serializers.Serializer):
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
-                raise serializers.ValidationError(dict.fromkeys(unknown[:10], "Not a field of this record."))
+                raise serializers.ValidationError({key: ["Not a field of this record."] for key in unknown[:10]})
         return super().to_internal_value(data)
 
 
@@ -726,12 +726,7 @@ class NinjutsuResultInput(StrictInput):
     """A Ninjutsu game's result (players are the sides' slots, 1 and 2): the same record as the
     site's form gives, checked by the same rules (matches.game_results)."""
 
-    game = serializers.CharField(max_length=20, help_text='"ninjutsu"')
-
-    def validate_game(self, value):
-        if value != game_results.NINJUTSU:
-            raise serializers.ValidationError(f'"{game_results.NINJUTSU}": this match is of Ninjutsu.')
-        return value
+    game = serializers.ChoiceField(choices=[game_results.NINJUTSU], help_text="The game of the match's league")
 
     winner = serializers.IntegerField(
         min_value=1, max_value=2, allow_null=True, help_text="Null: a draw on time (leagues with a time limit)"
@@ -761,12 +756,7 @@ class KageResultInput(StrictInput):
     """A Kage Masters table's result: one seat a side of the match, in slot order; the same record as
     the site's form gives, checked by the same rules (matches.game_results)."""
 
-    game = serializers.CharField(max_length=20, help_text='"kage_masters"')
-
-    def validate_game(self, value):
-        if value != game_results.KAGE_MASTERS:
-            raise serializers.ValidationError(f'"{game_results.KAGE_MASTERS}": this match is of Kage Masters.')
-        return value
+    game = serializers.ChoiceField(choices=[game_results.KAGE_MASTERS], help_text="The game of the match's league")
 
     seats = KageSeatInput(many=True, min_length=1, max_length=MAX_SIDES)
 
@@ -994,14 +984,21 @@ class LeaderboardQuery(serializers.Serializer):
         help_text="Rows a board (the pages show 10)",
     )
 
+    #: What the parameters' schemas cannot say: which go together (the operation's description says it).
+    COMBINATIONS = {
+        "all": "All time takes neither league nor season.",
+        "league": "A league's leaderboards take its slug and no season.",
+        "season": "A season's leaderboards take its id.",
+    }
+
     def validate(self, data):
         scope = data.get("scope") or ("season" if "season" in data else "league" if "league" in data else "all")
         if scope == "all" and ("league" in data or "season" in data):
-            raise serializers.ValidationError({"scope": "All time takes neither league nor season."})
+            raise serializers.ValidationError({"scope": self.COMBINATIONS["all"]})
         if scope == "league" and ("league" not in data or "season" in data):
-            raise serializers.ValidationError({"league": "A league's leaderboards take its slug and no season."})
+            raise serializers.ValidationError({"league": self.COMBINATIONS["league"]})
         if scope == "season" and "season" not in data:
-            raise serializers.ValidationError({"season": "A season's leaderboards take its id."})
+            raise serializers.ValidationError({"season": self.COMBINATIONS["season"]})
         return {**data, "scope": scope}
 
 

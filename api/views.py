@@ -3,12 +3,13 @@ forms call, after the permission functions the pages ask (api.permissions)."""
 
 from __future__ import annotations
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema, extend_schema_view
+from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, extend_schema_view
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
@@ -16,9 +17,10 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api import permissions, results
+from api import permissions, queries, results
 from api import serializers as s
 from api.filters import MatchFilter, NewsletterFilter, NinjaFilter, ProfileFilter, SeasonFilter, TeamFilter
+from api.pagination import PageQuery
 from api.throttling import AnonThrottle, MemberThrottle, WriteThrottle
 from league import selectors as league_selectors
 from league import services as league_services
@@ -200,6 +202,22 @@ def _match_response(pk: int, request) -> Response:
     return Response(s.MatchDetailSerializer(match, context={"request": request, "outcomes": outcomes}).data)
 
 
+def _document_of_the_matchs_game(match: Match, document) -> None:
+    """A result document of another game than the match's is refused as a whole (the schema offers
+    each game's document; which one a match takes is its league's game): All-Stars' has no
+    ``game``, a players' game's names it."""
+    posted = document.get("game") if isinstance(document, dict) else None
+    game = game_of(match.league) if match.league_id is not None else None
+    if game is None or game.has_team_scrolls:
+        if posted is not None:
+            name = game.name if game is not None else "All-Stars"
+            raise ValidationError(f'This match is of {name}: its result has "sides", and no "game".')
+    elif posted != match.league.game:
+        raise ValidationError(
+            f'This match is of {game.name}: its record starts {{"game": "{match.league.game}", ...}}.'
+        )
+
+
 @extend_schema_view(
     list=extend_schema(
         description="Fixtures and results, newest first; filter by league, season, status, round, team."
@@ -300,6 +318,7 @@ class MatchViewSet(ReadOnlyViewSet):
         as on the site; while a result waits, another player of the match may post his own record:
         the same confirms it, a different one disputes it (the master settles)."""
         match = self.get_object()
+        _document_of_the_matchs_game(match, request.data)
         if match.league_id is not None and not game_of(match.league).has_team_scrolls:
             return self._game_result(request, match)
         match = self._open_for_result(match)
@@ -386,6 +405,10 @@ def _with_rating(teams):
     return teams
 
 
+class ScrollQuery(queries.QueryForm):
+    games = forms.ChoiceField(choices=[("all", "all")], help_text="Every game, not only the latest 20")
+
+
 class TeamViewSet(ReadOnlyViewSet):
     filterset_class = TeamFilter
 
@@ -405,17 +428,16 @@ class TeamViewSet(ReadOnlyViewSet):
         page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
         return self.get_paginated_response(s.TeamSerializer(_with_rating(page), many=True).data)
 
-    @extend_schema(
-        parameters=[OpenApiParameter("games", str, enum=["all"], description="Every game, not only the latest 20")]
-    )
+    @extend_schema(parameters=queries.openapi_parameters(ScrollQuery))
     def retrieve(self, request, pk=None):
         """The team scroll: roster with every advancement applied, and its games (newest first)."""
+        query = queries.cleaned(ScrollQuery, request.query_params)
         try:
             team = team_selectors.team_for_scroll(int(self.kwargs["pk"]))
         except (Team.DoesNotExist, ValueError):
             raise Http404("No such team") from None
         games = match_selectors.team_game_records(team)
-        if request.query_params.get("games") != "all":
+        if query.get("games") != "all":
             games = games[:SCROLL_GAMES]
         team.rating = rules_league.team_rating(team_selectors.team_snapshot(team))
         context = {
@@ -428,7 +450,7 @@ class TeamViewSet(ReadOnlyViewSet):
     @extend_schema(
         responses=s.LedgerPageSerializer,
         filters=False,
-        parameters=[OpenApiParameter("page", int), OpenApiParameter("page_size", int)],
+        parameters=queries.openapi_parameters(PageQuery),
     )
     @action(detail=True, filterset_class=None)
     def ledger(self, request, pk=None):
@@ -527,7 +549,7 @@ class LeaderboardList(generics.ListAPIView):
         return Scope(league=league)
 
     def list(self, request, *args, **kwargs):
-        query = s.LeaderboardQuery(data=request.query_params)
+        query = s.LeaderboardQuery(data=queries.single_values(request.query_params, s.LeaderboardQuery().fields))
         query.is_valid(raise_exception=True)
         data = query.validated_data
         scope = self._scope(data)
@@ -561,7 +583,7 @@ class RatingList(generics.ListAPIView):
         return super().get(request, *args, **kwargs)
 
     def list(self, request, *args, **kwargs):
-        query = s.RatingsQuery(data=request.query_params)
+        query = s.RatingsQuery(data=queries.single_values(request.query_params, s.RatingsQuery().fields))
         query.is_valid(raise_exception=True)
         data = query.validated_data
         league = get_object_or_404(League, slug=data["league"]) if "league" in data else None

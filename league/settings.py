@@ -372,14 +372,16 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_THROTTLE_CLASSES": ["api.throttling.AnonThrottle", "api.throttling.MemberThrottle"],
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,  # api.throttling reads common.addresses, which agrees
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "api.schema.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Moonlight League API",
     "DESCRIPTION": "Read the rules catalog, leagues, seasons, tables, fixtures, matches, teams, ninjas, leaderboards, "
-    "strength ratings and newsletters; enter results and trigger schedules with a token (docs/api.md).",
+    "strength ratings and newsletters; enter results and trigger schedules with a token (docs/api.md). "
+    "Every string, in the query and in a body, is refused (400) when it holds a NUL (U+0000) or, in a body, a "
+    "lone surrogate (U+D800 to U+DFFF): no field may store one.",
     "VERSION": "1.0.0",
     "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -406,6 +408,9 @@ SPECTACULAR_SETTINGS = {
         "ElementEnum": "rules.models.Element",
         "LeaderboardBoardEnum": "stats.selectors.leaderboards.BOARD_KEYS",
         "RatingSystemEnum": "teams.models.StrengthRating.System",
+        "GameEnum": "games.registry.CHOICES",
+        "NinjutsuGameEnum": ["ninjutsu"],
+        "KageMastersGameEnum": ["kage_masters"],
     },
 }
 

@@ -115,7 +115,7 @@ def test_the_same_record_from_another_player_confirms_through_the_api():
         ),
         ({"game": "kage_masters", "seats": [{"slot": 1, "kage_master": "Spy", "coins": 999}]}, "less than or equal"),
         ({"game": "kage_masters", "seats": [], "extra": 1}, "Not a field of this record"),
-        ({"game": "ninjutsu"}, "this match is of Kage Masters"),
+        ({"game": "ninjutsu"}, "This match is of Ninja Dice: Kage Masters"),
     ],
 )
 def test_bad_kage_documents_are_400_and_write_nothing(document, message):
