@@ -9,7 +9,7 @@ is random and the order of results inside a period changes nothing for Glicko-2.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 
 from ratings import glicko2, multiplayer
@@ -59,10 +59,21 @@ class RatedHistory:
     predictions: dict[int, tuple[float, ...]] = field(default_factory=dict)
 
 
-def rate_history(periods: Iterable[Period]) -> RatedHistory:
-    """Every subject's ratings after ``periods``, in the order given."""
+def rate_history(
+    periods: Iterable[Period],
+    *,
+    start: RatedHistory | None = None,
+    on_period: Callable[[int, frozenset, RatedHistory], object] | None = None,
+) -> RatedHistory:
+    """Every subject's ratings after ``periods``, in the order given. ``start``: the ratings before
+    the first of them (rating a history's later periods only: the same result as rating it whole);
+    it is not changed. ``on_period(index, subjects, history)``: called after each period with the
+    subjects whose ratings or counts it changed and the history as it stands then."""
     out = RatedHistory()
-    for period in periods:
+    if start is not None:
+        out.glicko, out.tables = dict(start.glicko), dict(start.tables)
+        out.games, out.table_games, out.last_match = dict(start.games), dict(start.table_games), dict(start.last_match)
+    for index, period in enumerate(periods):
         duels = [r for r in period.results if len(r.sides) == 2]
         tables = [r for r in period.results if len(r.sides) > 2]
         if duels:
@@ -91,6 +102,9 @@ def rate_history(periods: Iterable[Period]) -> RatedHistory:
                 if len(result.sides) == 2:
                     out.games[subject] = out.games.get(subject, 0) + 1
                 out.last_match[subject] = max(out.last_match.get(subject, 0), result.match_id)
+        if on_period is not None:
+            played = {s for r in period.results for s in r.sides}
+            on_period(index, frozenset(played | {s for s in period.idle if s in out.glicko}), out)
     return out
 
 

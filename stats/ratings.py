@@ -20,14 +20,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Count, Max, Q
+from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from common.bulk import update_rows
 from league.models import SeasonEntry
 from matches.models import Match, MatchTeam
+from ratings import glicko2, multiplayer
 from ratings.history import Period, RatedHistory, Result, placements, rate_history
-from stats.models import RatingsState
+from stats.models import RatingPeriod, RatingsState, RatingStep
 from teams import selectors as team_selectors
 from teams.models import StrengthRating
 
@@ -43,6 +44,8 @@ class Recomputed:
     updated: int
     deleted: int
     skipped: bool = False
+    #: the periods rated again (from the first that changed to the last)
+    rerated: int = 0
 
 
 def history_fingerprint() -> str:
@@ -55,6 +58,26 @@ def history_fingerprint() -> str:
         last_voided=Max("voided_at"),
     )
     return hashlib.sha256(repr(sorted(summary.items())).encode()).hexdigest()
+
+
+def _period_key(season_id, stage, round_number, confirmed_at) -> tuple:
+    """A match's rating period: its schedule's round, else the calendar week it was confirmed in."""
+    if season_id is not None and round_number is not None:
+        return ("round", season_id, stage, round_number)
+    year, week, _ = timezone.localtime(confirmed_at).isocalendar() if confirmed_at else (0, 0, 0)
+    return ("week", year, week)
+
+
+def _grouped(matches: Iterable[tuple]) -> dict[tuple, list[int]]:
+    """{period key: its match ids}, periods in order of their first confirmation, from
+    ``(match id, season, stage, round, confirmed at)`` in confirmation order."""
+    grouped: dict[tuple, list[int]] = {}
+    first_at: dict[tuple, tuple] = {}
+    for match_id, season_id, stage, round_number, confirmed_at in matches:
+        key = _period_key(season_id, stage, round_number, confirmed_at)
+        grouped.setdefault(key, []).append(match_id)
+        first_at.setdefault(key, (confirmed_at or timezone.now(), match_id))
+    return {key: grouped[key] for key in sorted(grouped, key=lambda k: first_at[k])}
 
 
 def _periods(rows: Sequence[tuple], entries: Iterable[tuple[int, int, int]]) -> tuple[list[Period], list[Period]]:
@@ -71,18 +94,9 @@ def _periods(rows: Sequence[tuple], entries: Iterable[tuple[int, int, int]]) -> 
     for season_id, team_id, owner_id in entries:
         entered[season_id][0].add(team_id)
         entered[season_id][1].add(owner_id)
-    grouped: dict[tuple, list[int]] = {}
-    first_at: dict[tuple, tuple] = {}
-    for match_id, m in matches.items():
-        if m["season"] is not None and m["round"] is not None:
-            key = ("round", m["season"], m["stage"], m["round"])
-        else:
-            year, week, _ = timezone.localtime(m["at"]).isocalendar() if m["at"] else (0, 0, 0)
-            key = ("week", year, week)
-        grouped.setdefault(key, []).append(match_id)
-        first_at.setdefault(key, (m["at"] or timezone.now(), match_id))
+    grouped = _grouped((match_id, m["season"], m["stage"], m["round"], m["at"]) for match_id, m in matches.items())
     team_periods, coach_periods = [], []
-    for key in sorted(grouped, key=lambda k: first_at[k]):
+    for key in grouped:
         team_results, coach_results = [], []
         for match_id in grouped[key]:
             sides = sorted(matches[match_id]["sides"])
@@ -130,35 +144,149 @@ def _wanted(history: RatedHistory, field: str) -> dict[tuple, dict]:
 FIELDS = ("rating", "deviation", "volatility", "games", "last_match_id")
 
 
+SIDE_COLUMNS = (
+    "match_id",
+    "match__season_id",
+    "match__stage",
+    "match__round_number",
+    "match__confirmed_at",
+    "slot",
+    "team_id",
+    "team__owner_id",
+    "outcome",
+    "points",
+)
+#: match ids per query when the sides of some periods are read (the databases' parameter limits)
+ID_CHUNK = 500
+
+
+def _entries_fingerprint(entries: list[tuple]) -> str:
+    return hashlib.sha256(repr(sorted(entries)).encode()).hexdigest()
+
+
+def _start(kind: str, ordinal: int) -> RatedHistory:
+    """Each subject's ratings before period ``ordinal``: its last step before it (one query)."""
+    last = (
+        RatingStep.objects.filter(kind=kind, subject=OuterRef("subject"), ordinal__lt=ordinal)
+        .order_by("-ordinal")
+        .values("ordinal")[:1]
+    )
+    out = RatedHistory()
+    for step in RatingStep.objects.filter(kind=kind, ordinal__lt=ordinal, ordinal=Subquery(last)):
+        _load_step(out, step)
+    return out
+
+
+def _load_step(out: RatedHistory, step: RatingStep) -> None:
+    s = step.subject
+    if step.glicko_rating is not None:
+        out.glicko[s] = glicko2.Rating(step.glicko_rating, step.glicko_rd, step.glicko_volatility)
+    if step.table_mu is not None:
+        out.tables[s] = multiplayer.TableRating(step.table_mu, step.table_sigma)
+    if step.games:
+        out.games[s] = step.games
+    if step.table_games:
+        out.table_games[s] = step.table_games
+    if step.last_match is not None:
+        out.last_match[s] = step.last_match
+
+
+def _step(kind: str, ordinal: int, subject, out: RatedHistory) -> RatingStep:
+    g, t = out.glicko.get(subject), out.tables.get(subject)
+    return RatingStep(
+        ordinal=ordinal,
+        kind=kind,
+        subject=subject,
+        glicko_rating=g.rating if g else None,
+        glicko_rd=g.rd if g else None,
+        glicko_volatility=g.volatility if g else None,
+        table_mu=t.mu if t else None,
+        table_sigma=t.sigma if t else None,
+        games=out.games.get(subject, 0),
+        table_games=out.table_games.get(subject, 0),
+        last_match=out.last_match.get(subject),
+    )
+
+
+def _sides_of(match_ids: list[int]) -> list[tuple]:
+    rows = []
+    for i in range(0, len(match_ids), ID_CHUNK):
+        rows += MatchTeam.objects.filter(match_id__in=match_ids[i : i + ID_CHUNK]).values_list(*SIDE_COLUMNS)
+    rows.sort(key=lambda r: (r[4], r[0], r[5]))  # confirmation, match, slot: the history's order
+    return rows
+
+
 def ratings_recompute(*, force: bool = False) -> Recomputed:
-    """Recompute every team's and coach's ratings from the confirmed history; idempotent."""
+    """Bring every team's and coach's ratings up to date with the confirmed history; idempotent.
+
+    Incremental: the history's periods (each match's period and the periods' order, one light
+    query) are compared with the periods last rated (``RatingPeriod``); only the periods from the
+    first that differs (a result confirmed or voided in it, a period added) are read and rated
+    again, from the ratings each subject had before it (``RatingStep``). The stored ratings are
+    those a rating of the whole history gives (tests/stats/test_ratings_incremental.py). A change
+    of the season entries (who sat a round out) or ``force`` rates the whole history again."""
     with transaction.atomic():
         state, _ = RatingsState.objects.select_for_update().get_or_create(pk=1)
         fingerprint = history_fingerprint()
-        if not force and state.fingerprint == fingerprint:
+        entries = list(SeasonEntry.objects.values_list("season_id", "team_id", "team__owner_id"))
+        entries_fp = _entries_fingerprint(entries)
+        if not force and state.fingerprint == fingerprint and state.entries_fingerprint == entries_fp:
             return Recomputed(state.matches, state.periods, 0, 0, 0, skipped=True)
-        rows = list(
-            MatchTeam.objects.filter(match__status=CONFIRMED)
-            .order_by("match__confirmed_at", "match_id", "slot")
-            .values_list(
-                "match_id",
-                "match__season_id",
-                "match__stage",
-                "match__round_number",
-                "match__confirmed_at",
-                "slot",
-                "team_id",
-                "team__owner_id",
-                "outcome",
-                "points",
+        light = (
+            Match.objects.filter(status=CONFIRMED)
+            .order_by("confirmed_at", "id")
+            .values_list("id", "season_id", "stage", "round_number", "confirmed_at")
+        )
+        history = [(repr(key), ids) for key, ids in _grouped(light).items()]
+        rated = list(RatingPeriod.objects.order_by("ordinal").values_list("key", "match_ids"))
+        start = 0
+        if not force and state.entries_fingerprint == entries_fp:
+            while start < min(len(history), len(rated)) and tuple(history[start]) == tuple(rated[start]):
+                start += 1
+        ids = [match_id for _, period_ids in history[start:] for match_id in period_ids]
+        rows = (
+            _sides_of(ids)
+            if start
+            else list(
+                MatchTeam.objects.filter(match__status=CONFIRMED)
+                .order_by("match__confirmed_at", "match_id", "slot")
+                .values_list(*SIDE_COLUMNS)
             )
         )
-        entries = SeasonEntry.objects.values_list("season_id", "team_id", "team__owner_id")
         team_periods, coach_periods = _periods(rows, entries)
-        wanted = {("team", *k): v for k, v in _wanted(rate_history(team_periods), "team_id").items()}
-        wanted |= {("coach", *k): v for k, v in _wanted(rate_history(coach_periods), "coach_id").items()}
+        steps: list[RatingStep] = []
+        touched: dict[str, set] = {"team": set(), "coach": set()}
+        final = {}
+        for kind, periods in (("team", team_periods), ("coach", coach_periods)):
+            before = _start(kind, start) if start else RatedHistory()
+
+            def on_period(index, subjects, out, kind=kind):
+                touched[kind].update(subjects)
+                steps.extend(_step(kind, start + index, subject, out) for subject in subjects)
+
+            final[kind] = rate_history(periods, start=before, on_period=on_period)
+        # the subjects whose last steps were among the periods rated again
+        old_subjects = set(RatingStep.objects.filter(ordinal__gte=start).values_list("kind", "subject").distinct())
+        RatingStep.objects.filter(ordinal__gte=start).delete()
+        RatingStep.objects.bulk_create(steps, batch_size=1000)
+        RatingPeriod.objects.filter(ordinal__gte=start).delete()
+        RatingPeriod.objects.bulk_create(
+            RatingPeriod(ordinal=start + i, key=key, match_ids=period_ids)
+            for i, (key, period_ids) in enumerate(history[start:])
+        )
+        affected = old_subjects | {(k, s) for k, subjects in touched.items() for s in subjects}
+        field = {"team": "team_id", "coach": "coach_id"}
+        wanted = {}
+        for kind in ("team", "coach"):
+            rows_for = _wanted(final[kind], field[kind])
+            wanted |= {(kind, *k): v for k, v in rows_for.items() if (kind, k[0]) in affected}
         existing = {}
-        for row in StrengthRating.objects.all():
+        subject_filter = Q(pk__in=[])
+        for kind in ("team", "coach"):
+            subjects = [s for k, s in affected if k == kind]
+            for i in range(0, len(subjects), ID_CHUNK):
+                subject_filter |= Q(**{f"{field[kind]}__in": subjects[i : i + ID_CHUNK]})
+        for row in StrengthRating.objects.filter(subject_filter) if affected else []:
             kind, subject = ("team", row.team_id) if row.team_id else ("coach", row.coach_id)
             existing[(kind, subject, row.system)] = row
         created = [StrengthRating(**values) for key, values in wanted.items() if key not in existing]
@@ -178,11 +306,14 @@ def ratings_recompute(*, force: bool = False) -> Recomputed:
         if stale:
             StrengthRating.objects.filter(pk__in=stale).delete()
         state.fingerprint = fingerprint
-        state.matches = len({r[0] for r in rows})
-        state.periods = len(team_periods)
+        state.entries_fingerprint = entries_fp
+        state.matches = sum(len(period_ids) for _, period_ids in history)
+        state.periods = len(history)
         state.computed_at = timezone.now()
         state.save()
-        return Recomputed(state.matches, state.periods, len(created), len(changed), len(stale))
+        return Recomputed(
+            state.matches, state.periods, len(created), len(changed), len(stale), rerated=len(history) - start
+        )
 
 
 # --- reads ---------------------------------------------------------------------------------------
