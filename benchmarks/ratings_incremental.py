@@ -132,7 +132,7 @@ def main() -> None:
         from matches.models import Match
         from stats import ratings
 
-        season, matches, pairs = seed(args.players, args.rounds)
+        _season, matches, pairs = seed(args.players, args.rounds)
         last_round = max(p[0] for p in pairs)
         print(f"{len(matches):,} games, {last_round} rounds, {args.players} players")
         # hold back one game of the latest round and one ten rounds back, confirmed during the runs
