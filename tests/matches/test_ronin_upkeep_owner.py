@@ -209,3 +209,15 @@ def test_the_api_takes_each_owners_upkeep():
     )
     assert decided.status_code == 200 and decided.json()["status"] == "confirmed"
     assert UpkeepDecision.objects.get(match=match, ninja=tengu).paid is False
+
+
+def test_the_owners_dashboard_says_the_upkeep_waits(client, django_assert_max_num_queries):
+    _league, home, away, match, _tengu = ronin_match(confirmation=False)
+    services.match_submit_result(match=match, record=simple_record(match), actor=home.owner)
+    client.force_login(away.owner)
+    client.get(reverse("home"))
+    with django_assert_max_num_queries(12):
+        page = client.get(reverse("home")).content.decode()
+    todo = page.split('data-testid="dashboard-todo"')[1].split("</section>")[0]
+    assert "it waits for your ronin's upkeep" in todo and "Decide the upkeep" in todo
+    assert "Confirm or reject" not in todo
