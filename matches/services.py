@@ -636,7 +636,9 @@ def match_decide_upkeep(*, match: Match, actor, upkeep: Mapping[int, str]) -> Ma
         waiting = {row["id"] for row in upkeep_undecided(locked, sides)}
         if not waiting & upkeep_decidable(actor, locked, sides):
             raise PermissionDenied("Only a waiting ronin's own player or the league's master decides its upkeep.")
-        _take_upkeep(locked, actor, {k: v for k, v in upkeep.items() if k in waiting}, sides, own_default=False)
+        if not waiting & set(upkeep):
+            raise ValidationError("Choose to pay or release each of your ronin that waits.")
+        _take_upkeep(locked, actor, dict(upkeep), sides, own_default=False)
         _accept_or_wait(locked, actor=locked.confirmed_by, sides=sides)
     copy_columns(locked, match)
     return match

@@ -59,7 +59,17 @@ _NOT_REJECT = {label for label, _, code in HOSTILE if code == 400} - {
     "deep but small",
     "deep objects",
 }
-VALID_ELSEWHERE = {"draft": _NOT_DRAFT, "reject": _NOT_REJECT, "result": set(), "schedule": set(), "settle": set()}
+#: A confirmation reads only ``upkeep`` (the confirmer's own ronin): a body of other fields confirms.
+_NOT_CONFIRM = _NOT_REJECT | {"NUL in a reason", "reason long"}
+VALID_ELSEWHERE = {
+    "draft": _NOT_DRAFT,
+    "reject": _NOT_REJECT,
+    "confirm": _NOT_CONFIRM,
+    "result": set(),
+    "schedule": set(),
+    "settle": set(),
+    "upkeep": set(),
+}
 
 
 def test_the_depth_scan():
@@ -70,11 +80,29 @@ def test_the_depth_scan():
 
 
 #: Every API write that reads a body (tests/trust/test_hostile_input.py counts on this list).
-WRITE_NAMES = ("api:match-draft", "api:match-result", "api:match-reject", "api:season-schedule", "api:match-settle")
+WRITE_NAMES = (
+    "api:match-draft",
+    "api:match-result",
+    "api:match-reject",
+    "api:season-schedule",
+    "api:match-settle",
+    "api:match-confirm",
+    "api:match-upkeep",
+)
+#: Who posts to each of WRITE_NAMES.
+WRITE_ROLES = ("player", "player", "other_player", "other_master", "master", "other_player", "other_player")
 
 
 def _writes(world) -> list[str]:
-    objects = [world.open_match, world.open_match, world.submitted, world.other_season, world.extra["disputed"]]
+    objects = [
+        world.open_match,
+        world.open_match,
+        world.submitted,
+        world.other_season,
+        world.extra["disputed"],
+        world.submitted,
+        world.extra["upkeep_waits"],
+    ]
     return [reverse(name, kwargs={"pk": obj.pk}) for name, obj in zip(WRITE_NAMES, objects, strict=True)]
 
 
@@ -86,7 +114,7 @@ def test_hostile_json_is_refused_cleanly_at_every_write(world, api, settings):
         "other_master": api("other_master"),
         "master": api("master"),
     }
-    who = dict(zip(_writes(world), ["player", "player", "other_player", "other_master", "master"], strict=True))
+    who = dict(zip(_writes(world), WRITE_ROLES, strict=True))
     failures = []
     for url, role in who.items():
         for label, body, expected in HOSTILE:
@@ -181,6 +209,18 @@ def _poisoned(world) -> list[tuple[str, str, str, str]]:
         ("result: ending", "player", at("api:match-result", world.extra["ninjutsu_open"]), ninjutsu),
         ("result: kage_master", "player", at("api:match-result", world.extra["kage_open"]), kage),
         ("reject: reason", "other_player", at("api:match-reject", world.submitted), '{"reason": "{X}"}'),
+        (
+            "confirm: decision",
+            "other_player",
+            at("api:match-confirm", world.submitted),
+            '{"upkeep": [{"ninja": 1, "decision": "{X}"}]}',
+        ),
+        (
+            "upkeep: decision",
+            "other_player",
+            at("api:match-upkeep", world.extra["upkeep_waits"]),
+            '{"upkeep": [{"ninja": 1, "decision": "{X}"}]}',
+        ),
         ("schedule: kind", "other_master", at("api:season-schedule", world.other_season), '{"kind": "{X}"}'),
         (
             "schedule: challenge slug",
