@@ -206,3 +206,14 @@ def test_the_version_keys_are_bounded_by_the_objects_not_the_writes():
     assert set(version_keys()) == set(keys)
     assert version_keys()[invalidation.team(team.pk)] > keys[invalidation.team(team.pk)]
     assert sorted(key for key in cache._cache if "moonlight:page:" in key or "moonlight:fragment:" in key) == entries
+
+
+def test_a_write_nobody_attributed_makes_every_cached_page_stale():
+    """The net under the attribution: an update() outside any service's ``changing`` block (a
+    shell, a forgotten path) moves the ``all`` version, so no page is served stale."""
+    a, b = League(), League()
+    a.warm(), b.warm()
+    Team.objects.filter(pk=a.teams[0].pk).update(name="Quietly Renamed")  # no signal, no service
+    count, table = a.anonymous_read()
+    assert count > 0 and "Quietly Renamed" in table
+    assert b.anonymous_read()[0] > 0  # league B's page too: nobody said what the write changed
