@@ -289,15 +289,16 @@ class _Pending:
 
     def __init__(self):
         self.seeds: set[Seed] = set()
-        self.wrote = False
 
     def __call__(self):
-        if self.wrote:
+        if self.seeds:
             bump(expand(self.seeds))
 
 
 def noticed(connection, table: str, sql: str = "") -> None:
     seeds = _seeds_for(table, sql)
+    if not seeds:  # attributed to nothing any page shows (a result draft, a log-in's last_login)
+        return
     if not connection.in_atomic_block:
         try:
             bump(expand(seeds))
@@ -308,7 +309,6 @@ def noticed(connection, table: str, sql: str = "") -> None:
     if pending is None:
         pending = _Pending()
         connection.on_commit(pending, robust=True)
-    pending.wrote = True
     pending.seeds |= seeds
 
 

@@ -7,7 +7,8 @@ foreign keys do not say it, and how a transaction's seeds widen into the scopes 
 * a match's write: the match, its season and league, and its sides' teams (their scrolls);
 * a season's write: the season and its league (name and rules: ``league-meta``);
 * a league's write: the league and its ``league-meta`` (every page of the league shows its name);
-* a user's (a rename): the teams they own and the leagues they master.
+* a user's (a rename): the teams they own and the leagues they master;
+* a stored strength rating: a team's, the team; a coach's, only the site's version.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from common import invalidation
 from league.models import League, Season, SeasonEntry
 from matches.models import Match, MatchTeam
-from teams.models import Ninja, Team
+from teams.models import Ninja, StrengthRating, Team
 
 
 def _league(instance, update_fields=None):
@@ -32,6 +33,12 @@ def _team(instance, update_fields=None):
 
 def _match(instance, update_fields=None):
     return {("match", instance.pk), ("season", instance.season_id), ("league", instance.league_id)}
+
+
+def _rating(instance, update_fields=None):
+    """A team's stored strength is on its pages and its tables; a coach's only on pages no cache
+    keeps (the coach's page, the leaderboards), so it moves the site's version alone."""
+    return {("team", instance.team_id)} if instance.team_id else {("site", 0)}
 
 
 def expand(by_kind: dict[str, set[int]]) -> set[str]:
@@ -72,4 +79,5 @@ def register() -> None:
     invalidation.register_seeds(Season, _season)
     invalidation.register_seeds(Team, _team)
     invalidation.register_seeds(Match, _match)
+    invalidation.register_seeds(StrengthRating, _rating)
     invalidation.register_expansion(expand)

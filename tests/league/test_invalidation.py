@@ -217,3 +217,16 @@ def test_a_write_nobody_attributed_makes_every_cached_page_stale():
     count, table = a.anonymous_read()
     assert count > 0 and "Quietly Renamed" in table
     assert b.anonymous_read()[0] > 0  # league B's page too: nobody said what the write changed
+
+
+def test_a_log_in_and_a_result_draft_move_no_version():
+    """A log-in writes the user's ``last_login`` and an autosaved draft the match's
+    ``result_draft``: no cached page shows either, so neither moves a version (not even the site's)."""
+    a = League()
+    a.warm()
+    before = version_keys()
+    master = a.season.league.master
+    signed_in(master)
+    match = regular(Season.objects.get(pk=a.season.pk)).order_by("round_number", "pk").first()
+    match_services.match_save_draft(match=match, data={"note": "half entered"}, actor=master)
+    assert version_keys() == before
