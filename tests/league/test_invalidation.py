@@ -84,6 +84,29 @@ def version_keys() -> dict[str, int]:
 
 
 def test_a_result_in_league_a_leaves_league_bs_table_warm_and_refreshes_league_as():
+    result_in_league_a_leaves_league_b_warm()
+
+
+def test_over_redis_a_result_in_league_a_leaves_league_bs_table_warm(settings, redis_url):
+    """The same through Redis: the entries' version headers and the one-round-trip script."""
+    from django.conf import settings as django_settings
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": django_settings.TEST_REDIS_URLS["page_cache"],  # a database of these tests' own
+            "KEY_PREFIX": "invalidation-test",
+        }
+    }
+    cache.clear()
+    try:
+        result_in_league_a_leaves_league_b_warm()
+    finally:
+        with contextlib.suppress(Exception):
+            cache.clear()
+
+
+def result_in_league_a_leaves_league_b_warm():
     a, b = League(), League()
     warm_a, warm_b = a.warm(), b.warm()
     assert warm_b[1] == 0 and warm_b[0] < b.member_read()[0] + 1  # warm: the anonymous read runs no query
