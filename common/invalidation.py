@@ -292,7 +292,17 @@ class _Pending:
 
     def __call__(self):
         if self.seeds:
-            bump(expand(self.seeds))
+            bump(expand_or_all(self.seeds))
+
+
+def expand_or_all(seeds: set[Seed]) -> set[str]:
+    """:func:`expand`, or ``all`` when its queries fail (the database gone after the commit): a
+    write must never leave a page cached stale."""
+    try:
+        return expand(seeds)
+    except Exception:
+        logger.exception("could not tell what a write changed: every cached page goes stale")
+        return {ALL}
 
 
 def noticed(connection, table: str, sql: str = "") -> None:
@@ -300,10 +310,7 @@ def noticed(connection, table: str, sql: str = "") -> None:
     if not seeds:  # attributed to nothing any page shows (a result draft, a log-in's last_login)
         return
     if not connection.in_atomic_block:
-        try:
-            bump(expand(seeds))
-        except Exception:
-            logger.exception("could not invalidate after a write to %s", table)
+        bump(expand_or_all(seeds))
         return
     pending = next((entry[1] for entry in connection.run_on_commit if isinstance(entry[1], _Pending)), None)
     if pending is None:
