@@ -35,8 +35,9 @@ and leagues, a match's sides, a user's teams) and bumped once each. A rolled-bac
 drops them; a transaction that writes nothing (a no-op edit: the services save only changed
 fields, and only when one changed) moves nothing.
 
-A version missing from the cache (evicted, or never set) is started at ``time.time_ns()``, never
-at a number an old entry may hold, so an evicted version cannot make a stale entry valid again.
+A version missing from the cache (never set, expired after ``VERSION_SECONDS``, or evicted) is
+started at ``time.time_ns()``, never at a number an old entry may hold, so a lost version cannot
+make a stale entry valid again.
 """
 
 from __future__ import annotations
@@ -56,6 +57,9 @@ from django.core.cache import cache
 logger = logging.getLogger(__name__)
 
 VERSION_PREFIX = "moonlight:v:"
+#: A version key lives a day from when it was started (a bump keeps its deadline), then starts
+#: again: the keys of deleted objects go, and the entries stored under the old number go cold once.
+VERSION_SECONDS = 24 * 3600
 ALL = "all"
 SITE = "site"
 
@@ -106,7 +110,7 @@ def versions(scopes: Iterable[str]) -> dict[str, int]:
     if missing:
         start = time.time_ns()
         for k in missing:
-            cache.add(k, start, timeout=None)
+            cache.add(k, start, timeout=VERSION_SECONDS)
         found.update(cache.get_many(missing))
     return {keys[k]: int(v) for k, v in found.items()}
 
@@ -123,21 +127,23 @@ def bump(scopes: Iterable[str]) -> None:
         backend = _redis()
         if backend is not None:
             made = [cache.make_key(version_key(s)) for s in sorted(wanted)]
-            backend.get_client(made[0], write=True).eval(_BUMP_SCRIPT, len(made), *made, time.time_ns())
+            client = backend.get_client(made[0], write=True)
+            client.eval(_BUMP_SCRIPT, len(made), *made, time.time_ns(), VERSION_SECONDS)
             return
         for s in wanted:
             try:
                 cache.incr(version_key(s))
             except ValueError:  # missing: whatever was stored under it is already stale
-                cache.add(version_key(s), time.time_ns(), timeout=None)
+                cache.add(version_key(s), time.time_ns(), timeout=VERSION_SECONDS)
     except Exception:
         logger.warning("cache unreachable: could not bump %s", ", ".join(sorted(wanted)))
 
 
-#: One round trip for a bump: each version moves by one, a missing one starts at ARGV[1] (time_ns).
+#: One round trip for a bump: each version moves by one, a missing one starts at ARGV[1] (time_ns)
+#: for ARGV[2] seconds.
 _BUMP_SCRIPT = """
 for _, key in ipairs(KEYS) do
-  if redis.call('EXISTS', key) == 1 then redis.call('INCR', key) else redis.call('SET', key, ARGV[1]) end
+  if redis.call('EXISTS', key) == 1 then redis.call('INCR', key) else redis.call('SET', key, ARGV[1], 'EX', ARGV[2]) end
 end
 return 1
 """

@@ -98,6 +98,11 @@ def test_an_entry_is_served_while_its_versions_stand_and_the_one_trip_lookup_see
     cache.delete(invalidation.version_key(invalidation.team(1)))  # evicted
     value, restarted = invalidation.lookup("page-x", scopes)
     assert value is None and restarted[invalidation.team(1)] > current[invalidation.team(1)]
+    # Versions expire (a deleted object's key goes): started by a read or by a bump, with a deadline.
+    invalidation.bump([invalidation.match(9)])
+    client = cache._cache.get_client()
+    for scope in (invalidation.team(1), invalidation.match(9)):
+        assert 0 < client.ttl(cache.make_key(invalidation.version_key(scope))) <= invalidation.VERSION_SECONDS
 
 
 def test_the_page_cache_stands_before_sessions_and_authentication():
