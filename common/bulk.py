@@ -19,6 +19,8 @@ from collections.abc import Iterable, Sequence
 from django.db import connections, router
 from django.db.models import Model
 
+from common import invalidation
+
 
 def update_rows(model: type[Model], objs: Iterable[Model], fields: Sequence[str]) -> int:
     """Write ``fields`` of each object (saved rows, by primary key) in one statement; returns the
@@ -47,6 +49,6 @@ def update_rows(model: type[Model], objs: Iterable[Model], fields: Sequence[str]
         f"UPDATE {table} SET {assignments} FROM (VALUES {', '.join([row] * len(objs))}) AS v "
         f"WHERE {table}.{quote(meta.pk.column)} = v.column1"
     )
-    with connection.cursor() as cursor:
+    with invalidation.changing(*invalidation.seeds_of_rows(objs)), connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.rowcount

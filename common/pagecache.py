@@ -1,14 +1,14 @@
 """Whole-page cache for anonymous readers of the public pages (league tables, fixtures, team
 scrolls, match pages, newsletters, the rules).
 
-Every cached page is keyed by a site-wide *data version*, which moves when data shown on the
-site was really written: a database execute-wrapper (installed on every connection by
-``LeagueConfig.ready``) notices each INSERT, UPDATE or DELETE on a table of the site's apps (or
-the users table) and bumps the version when the transaction that wrote commits (at once in
-autocommit). Requests that write nothing (a CSRF-rejected POST, a POST to a missing path,
-OPTIONS, a failed log-in that only writes django-axes' bookkeeping) leave it alone, whatever
-their method, and so does every process that reads (web, worker, beat). The cache timeout is a
-backstop for writes made outside Django (psql). Logged-in users always get a fresh page.
+A cached page is stored with the versions of what it shows (common/invalidation.py): the view
+names its scopes (``depends(request, invalidation.season(season.pk))``: a season's pages, a
+team's, a match's); a page that names none depends on the ``site`` version, which every committed
+write of site data moves. A write moves only the versions of what it changed, when its
+transaction commits, so a result in one league leaves another league's pages cached; requests
+that write nothing (a CSRF-rejected POST, OPTIONS, a failed log-in that only writes django-axes'
+bookkeeping, an edit that changes nothing) move nothing. The cache timeout is a backstop for
+writes made outside Django (psql). Logged-in users always get a fresh page.
 
 A page's key is its URL name, its converted arguments and the query parameters the page reads
 (``QUERY_PARAMETERS``), normalised; other parameters (``?utm_source=...``) are not part of the
@@ -23,17 +23,16 @@ import hashlib
 import logging
 import re
 from collections.abc import Callable
-from functools import lru_cache
 
 from django.conf import settings
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.urls import Resolver404, resolve
 from django.utils.cache import patch_vary_headers
 
+from common import invalidation
+
 logger = logging.getLogger(__name__)
 
-VERSION_KEY = "moonlight:data-version"
 PAGE_KEY_PREFIX = "moonlight:page:"
 
 #: URL names whose anonymous GET responses may be cached (public, read-only pages).
@@ -89,108 +88,27 @@ QUERY_PARAMETERS: dict[str, dict[str, Callable[[str], str | None]]] = {
 UNCACHED_WITH_QUERY = {"rules:odds"}
 
 
-def data_version() -> int:
-    version = cache.get(VERSION_KEY)
-    if version is None:
-        cache.add(VERSION_KEY, 1, timeout=None)
-        version = cache.get(VERSION_KEY) or 1
-    return int(version)
-
-
-#: One Redis round trip for a lookup: read the data version, then the page stored under it.
-_LOOKUP_SCRIPT = """
-local version = redis.call('GET', KEYS[1])
-if not version then return false end
-return {version, redis.call('GET', ARGV[1] .. version)}
-"""
-
-
-def cached_page(identity: str):
-    """(data version, the cached response or None) for a page's identity.
-
-    With Redis (Django's RedisCache) this is one round trip: a server-side script reads the
-    version and the page under ``{identity}:{version}`` together. Other backends (the tests'
-    memory cache) take two reads. Raises what the cache raises when it is unreachable.
-    """
-    backend = getattr(cache, "_cache", None)
-    if backend is not None and hasattr(backend, "get_client") and hasattr(backend, "_serializer"):
-        version_key = cache.make_key(VERSION_KEY)
-        found = backend.get_client(version_key).eval(_LOOKUP_SCRIPT, 1, version_key, cache.make_key(f"{identity}:"))
-        if found:
-            version, page = found
-            return int(version), (None if page is None else backend._serializer.loads(page))
-    version = data_version()
-    return version, cache.get(f"{identity}:{version}")
-
-
-def bump_data_version() -> None:
-    """Make every cached page stale. Never fails the caller: with the cache unreachable there is
-    nothing to invalidate (and nothing is served from it)."""
-    try:
-        cache.incr(VERSION_KEY)
-    except ValueError:  # not there yet (or evicted): start a fresh series
-        try:
-            cache.set(VERSION_KEY, 2, timeout=None)
-        except Exception:
-            logger.warning("page cache unreachable: could not bump the data version")
-    except Exception:
-        logger.warning("page cache unreachable: could not bump the data version")
-
-
-# --- noticing writes ---------------------------------------------------------------------------
-
-#: Apps whose tables hold what the public pages show; the users table is added (names on pages).
-#: Bookkeeping (sessions, django-axes, the outbox, django-celery-beat, the admin log) is not.
-PAGE_DATA_APPS = ("rules", "teams", "matches", "league", "newsletters")
-_WRITE = re.compile(
-    r"\s*(?:INSERT\s+(?:OR\s+\w+\s+)?INTO|UPDATE|DELETE\s+FROM|REPLACE\s+INTO|TRUNCATE(?:\s+TABLE)?)\s+[\"`]?([\w.]+)",
-    re.IGNORECASE,
-)
-
-
-@lru_cache(maxsize=1)
-def page_data_tables() -> frozenset[str]:
-    from django.apps import apps
-    from django.contrib.auth import get_user_model
-
-    tables = {
-        model._meta.db_table
-        for label in PAGE_DATA_APPS
-        for model in apps.get_app_config(label).get_models(include_auto_created=True)
-    }
-    tables.add(get_user_model()._meta.db_table)
-    return frozenset(tables)
-
-
-def writes_page_data(sql: str) -> bool:
-    """Whether a statement writes a table whose rows the public pages show."""
-    found = _WRITE.match(sql)
-    return found is not None and found.group(1).rsplit(".", 1)[-1] in page_data_tables()
-
-
-def bump_after_commit(connection) -> None:
-    """Bump the version when the current transaction commits (once per transaction, however many
-    statements wrote), or now in autocommit. A rolled-back transaction drops the bump with it."""
-    if not connection.in_atomic_block:
-        bump_data_version()
+def depends(request, *scopes: str) -> None:
+    """Say that the page being rendered shows ``scopes`` (``invalidation.team(7)``...): when it is
+    stored for anonymous readers, it is kept under their versions (read now, before the page's
+    queries run). Nothing to do when the page is not being stored."""
+    under = getattr(request, "_cache_under", None)
+    if under is None:
         return
-    if not any(entry[1] is bump_data_version for entry in connection.run_on_commit):
-        connection.on_commit(bump_data_version, robust=True)
+    request._cache_scoped = True
+    new = [scope for scope in scopes if scope not in under]
+    if new:
+        under.update(invalidation.versions(new))
 
 
-def notice_writes(execute, sql, params, many, context):
-    """Database execute-wrapper: after a statement that wrote page data, bump on commit."""
-    result = execute(sql, params, many, context)
-    if isinstance(sql, str) and writes_page_data(sql):
-        bump_after_commit(context["connection"])
-    return result
-
-
-def watch_writes(sender=None, connection=None, **kwargs) -> None:
-    """``connection_created`` receiver: wrap the new connection's statements (once). First in the
-    list, so a ``with connection.execute_wrapper(...)`` block around a reconnect pops its own."""
-    if notice_writes not in connection.execute_wrappers:
-        connection.execute_wrappers.insert(0, notice_writes)
+def _known(request, known: dict[str, int]) -> None:
+    """Versions a fragment already read in its lookup: the page depends on them too."""
+    under = getattr(request, "_cache_under", None)
+    if under is None:
+        return
+    request._cache_scoped = True
+    for scope, value in known.items():
+        under.setdefault(scope, value)
 
 
 # --- serving ---------------------------------------------------------------------------------------
@@ -265,7 +183,7 @@ _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 class AnonymousPageCacheMiddleware:
     """Serve cached copies of public pages to anonymous GETs and HEADs. Other methods pass
-    through untouched: the data version moves only when data is written (see above).
+    through untouched: versions move only when data is written (see above).
 
     It stands before the session, CSRF, authentication, messages and axes middleware (settings'
     MIDDLEWARE): a request is anonymous when it carries no session or messages cookie, which
@@ -285,20 +203,26 @@ class AnonymousPageCacheMiddleware:
         if identity is None:
             return self.get_response(request)
         try:
-            version, cached = cached_page(identity)
-            key = f"{identity}:{version}"
+            cached, current = invalidation.lookup(identity, [invalidation.SITE])
         except Exception:
             logger.warning("page cache unreachable; serving %s uncached", request.path)
             return self.get_response(request)
         if cached is not None:
             return served(cached, request)
+        # The versions read before the page is rendered: ``all`` and ``site``, and those the view
+        # names as it renders (``depends``); without any named, the page is kept under ``site``.
+        site = current.pop(invalidation.SITE)
+        request._cache_under, request._cache_scoped = current, False
         response = self.get_response(request)
+        under = request._cache_under
+        if not request._cache_scoped:
+            under[invalidation.SITE] = site
         if self._cacheable_response(request, response):
             if hasattr(response, "render") and callable(response.render) and not response.is_rendered:
                 response.render()
             patch_vary_headers(response, ("Accept-Encoding",))
             try:
-                cache.set(key, stored(response), timeout=seconds)
+                invalidation.store(identity, under, stored(response), seconds)
             except Exception:
                 logger.warning("page cache unreachable; %s not stored", request.path)
         return response

@@ -11,7 +11,8 @@ class LeagueConfig(AppConfig):
         from django.db.backends.signals import connection_created
         from django.db.models.signals import post_migrate
 
-        from common import pagecache
+        from common import invalidation
+        from league import invalidation as league_invalidation
         from league import periodic
         from league import progress as league_progress
         from league.models import ScheduleRun
@@ -19,8 +20,10 @@ class LeagueConfig(AppConfig):
         from matches.models import SimulationJob
         from outbox import jobs
 
-        # The page cache's data version moves when a transaction that wrote site data commits.
-        connection_created.connect(pagecache.watch_writes, dispatch_uid="league.pagecache.watch_writes")
+        # The cache versions of what a transaction changed move when it commits (common/invalidation.py).
+        connection_created.connect(invalidation.watch_writes, dispatch_uid="league.invalidation.watch_writes")
+        invalidation.connect_signals()
+        league_invalidation.register()
         # Every migrate makes the missing periodic tasks (league/periodic.py): recovery runs by itself.
         post_migrate.connect(periodic.ensure_after_migrate, sender=self, dispatch_uid="league.periodic")
 

@@ -268,10 +268,10 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-#: Anonymous reads of public pages are cached and invalidated by every write (common/pagecache.py).
+#: Anonymous reads of public pages are cached, invalidated by the writes to what they show (common/invalidation.py).
 #: On by default only with Redis: a per-process memory cache could not see another process's writes.
 PAGE_CACHE_SECONDS = int(os.environ.get("PAGE_CACHE_SECONDS", "300" if REDIS_URL else "0"))
-#: The heavy blocks of members' pages (common/fragments.py), under the same data version.
+#: The heavy blocks of members' pages (common/fragments.py), under the same versions (common/invalidation.py).
 FRAGMENT_CACHE_SECONDS = int(os.environ.get("FRAGMENT_CACHE_SECONDS", "300" if REDIS_URL else "0"))
 
 #: Notifications (notifications/): fixtures are reminded of this many days before their deadline;

@@ -17,7 +17,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_POST, require_safe
 
+from common import invalidation
 from common.fragments import fragment
+from common.pagecache import depends
 from common.ui import add_service_errors, submit_form
 from games import registry as games
 from league import dashboard, selectors, services
@@ -80,6 +82,11 @@ def _season(slug: str, number: int) -> Season:
     )
 
 
+def season_scopes(season: Season) -> list[str]:
+    """What a season's pages show (common/invalidation.py): the season, and its league's name and rules."""
+    return [invalidation.season(season.pk), invalidation.league_meta(season.league_id)]
+
+
 # --- home and health -----------------------------------------------------------------------------
 
 
@@ -133,6 +140,7 @@ def league_create(request: HttpRequest) -> HttpResponse:
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
+    depends(request, invalidation.league(league.pk), invalidation.league_meta(league.pk))
     seasons = list(league.seasons.order_by("-number"))
     current = next((s for s in seasons if not s.is_finished), None)
     teams = list(selectors.league_teams(league))
@@ -388,13 +396,16 @@ def _final_decided(slots: list[tuple[int, int | None]]) -> bool:
 
 def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season = _season(slug, number)
+    depends(request, *season_scopes(season))
     is_master = is_league_master(request.user, season.league)
     bracket = list(season.bracket_slots.values_list("round_number", "winner_id"))  # a few rows
     context = {
         "season": season,
         "league": season.league,
         "is_master": is_master,
-        "table": None if season.is_finished else fragment(f"season-table:{season.pk}", lambda: _table_html(season)),
+        "table": None
+        if season.is_finished
+        else fragment(f"season-table:{season.pk}", lambda: _table_html(season), season_scopes(season), request),
         "archived": season.final_table if season.is_finished else None,
         "tie_breakers": [TIE_BREAKER_CHOICES.get(t, t) for t in season.tie_breaker_list],
         "runs": list(season.schedule_runs.order_by("-id")[:5]),
@@ -442,6 +453,7 @@ def season_desk(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 def season_fixtures(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season = _season(slug, number)
+    depends(request, *season_scopes(season))
     rounds = selectors.season_rounds(season)
     choosable = {m.pk for r in rounds for m in r.matches if can_set_challenge(request.user, m)}
     return render(
@@ -459,6 +471,7 @@ def season_fixtures(request: HttpRequest, slug: str, number: int) -> HttpRespons
 
 def season_bracket(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season = _season(slug, number)
+    depends(request, *season_scopes(season))
     rounds = selectors.bracket(season)
     total = len(rounds[0]).bit_length() if rounds else 0  # rounds in a full bracket
     return render(

@@ -38,6 +38,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from common import invalidation
 from games import registry
 from games.kage_masters import engine as kage
 from games.ninjutsu import engine as ninjutsu
@@ -270,7 +271,8 @@ def simulate_batch(
             )
         runs = SimulationRun.objects.bulk_create(made)
         if job is not None and runs:
-            SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + len(runs))
+            with invalidation.changing():  # a job's progress: shown on no cached page
+                SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + len(runs))
     for match in matches:
         if match.pk in locked:
             services.copy_columns(locked[match.pk], match)

@@ -23,7 +23,7 @@ from django.db import transaction
 from django.db.models import F, Prefetch, prefetch_related_objects
 from django.utils import timezone
 
-from common import text
+from common import invalidation, text
 from common.bulk import update_rows
 from games import registry as games
 from matches import game_results, hooks
@@ -498,7 +498,8 @@ def match_save_draft(*, match: Match, data: dict, actor: User | None) -> Match:
         raise PermissionDenied("Only a player in this match or the league's master may enter its result.")
     if match.status != Match.Status.SCHEDULED:
         raise ValidationError("The result has already been submitted.")
-    Match.objects.filter(pk=match.pk).update(result_draft=data)
+    with invalidation.changing():  # a draft is shown to nobody but its writers: no cached page shows it
+        Match.objects.filter(pk=match.pk).update(result_draft=data)
     match.result_draft = data
     return match
 
@@ -1387,7 +1388,8 @@ def match_void(*, match: Match, actor: User | None, reason: str) -> Match:
     reason = text.clean_single_line(reason, field="reason", max_length=200)
     if not reason:
         raise ValidationError("Say why the result is voided.")
-    with transaction.atomic():
+    # What voiding writes with update() (the models' XP, availability) belongs to the match's pages.
+    with invalidation.changing(("match", match.pk)), transaction.atomic():
         locked = Match.objects.select_for_update().get(pk=match.pk)
         refusal = void_refusal(locked)
         if refusal:

@@ -35,6 +35,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F, Prefetch, prefetch_related_objects
 
+from common import invalidation
 from matches import services
 from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
 from matches.snapshots import RosterRow
@@ -421,7 +422,8 @@ def simulate_match(
             created_by=actor if getattr(actor, "pk", None) else None,
         )
         if job is not None and count:  # the job's progress moves with the match, in the same transaction
-            SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + 1)
+            with invalidation.changing():  # a job's progress: shown on no cached page
+                SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + 1)
     services.copy_columns(locked, match)
     return run
 
@@ -484,5 +486,6 @@ def simulate_batch(
             if run is not None:
                 runs.append(run)
         if job is not None and runs:
-            SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + len(runs))
+            with invalidation.changing():  # a job's progress: shown on no cached page
+                SimulationJob.objects.filter(pk=job.pk).update(done=F("done") + len(runs))
     return runs, blocked

@@ -10,7 +10,9 @@ from django.template.loader import render_to_string
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
+from common import invalidation
 from common.fragments import fragment
+from common.pagecache import depends
 from games import registry as games
 from matches import game_results, selectors, services
 from matches.forms import (
@@ -70,6 +72,8 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # the other states need the teams (the reader's rights) and, while a result waits or is
     # disputed, the records and who entered them (issue 15: the page reads what it shows).
     sides = selectors.match_page_sides(match, teams=not decided)
+    scopes = match_scopes(match, sides)
+    depends(request, *scopes)
     players = services.players_game(match)
     # The records and the people of the result where shown (a players' game shows its applied record).
     if match.status in (Match.Status.SUBMITTED, Match.Status.DISPUTED) or match.settlement or (players and decided):
@@ -81,13 +85,15 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
         played = render_to_string("matches/includes/_game_played.html", {"match": match, "sides": sides, **records})
     elif decided:
         # A played match's sides, models and post-game sequence are the same for every reader: a
-        # fragment under the data version, so a member's read after the first runs none of its
+        # fragment under the versions of what it shows, so a member's read after the first runs none of its
         # queries (issue 15, part 3).
         played = fragment(
             f"match-played:{match.pk}",
             lambda: render_to_string(
                 "matches/includes/_match_played.html", _played_context(match, sides, records), request=request
             ),
+            scopes,
+            request,
         )
     context = {
         "match": match,
@@ -123,6 +129,15 @@ def _upkeep_waits_for(match: Match) -> list[str]:
     sides = list(match.sides.all())
     waiting = {row["id"] for row in services.upkeep_undecided(match, sides)}
     return sorted({side.team.name for nid, (side, _) in services.ronin_of(sides).items() if nid in waiting})
+
+
+def match_scopes(match: Match, sides) -> list[str]:
+    """What a match's pages show (common/invalidation.py): the match, its sides' teams and its
+    league's name and rules."""
+    scopes = [invalidation.match(match.pk), *(invalidation.team(side.team_id) for side in sides)]
+    if match.league_id:
+        scopes.append(invalidation.league_meta(match.league_id))
+    return scopes
 
 
 def _challenge_open(match: Match) -> bool:
@@ -205,6 +220,7 @@ def presheet(request: HttpRequest, pk: int) -> HttpResponse:
     Stealth. Before kick-off the figures are live (the same functions kick-off stores them with);
     after it, the kick-off snapshot."""
     match = _get_match(pk)
+    depends(request, *match_scopes(match, match.sides.all()))
     if not_yet := not_yet_for_game(match):
         messages.info(request, not_yet)
         return redirect(match)

@@ -9,6 +9,7 @@ class NewslettersConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from common import invalidation
         from newsletters import progress as newsletter_progress
         from newsletters import tasks  # noqa: F401  (registers the tasks the services send by name)
         from newsletters.models import Newsletter
@@ -24,6 +25,16 @@ class NewslettersConfig(AppConfig):
             from newsletters.services import newsletter_build_failed
 
             newsletter_build_failed(newsletter_id=newsletter_id, error=error)
+
+        def newsletters_leagues(by_kind: dict[str, set[int]]) -> set[str]:
+            """A newsletter's rows (its deliveries) belong to its league's pages."""
+            if ids := by_kind.get("newsletter"):
+                leagues = Newsletter.objects.filter(pk__in=ids).values_list("league_id", flat=True)
+                by_kind.setdefault("league", set()).update(leagues)
+            return set()
+
+        # Widens the seeds before common.invalidation turns them into scopes (after every expansion).
+        invalidation.register_expansion(newsletters_leagues)
 
         # A draft whose build's worker stopped is rebuilt by outbox.jobs (beat): a build rewrites the draft.
         jobs.register(

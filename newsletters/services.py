@@ -31,7 +31,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from common import text
+from common import invalidation, text
 from common.site import absolute_url, site_url
 from league.games import game_of
 from league.models import League, Season
@@ -294,9 +294,10 @@ def newsletter_request(*, league: League, period: Period, actor: User | None = N
 
 
 def _progress_store(newsletter_id: int, percent: int, step: str, status: str = Newsletter.BuildStatus.RUNNING) -> None:
-    Newsletter.objects.filter(pk=newsletter_id, status=Newsletter.Status.DRAFT).update(
-        build_status=status, build_progress=percent, build_step=step[:100], heartbeat_at=timezone.now()
-    )
+    with invalidation.changing(("newsletter", newsletter_id)):  # its league's pages (common/invalidation.py)
+        Newsletter.objects.filter(pk=newsletter_id, status=Newsletter.Status.DRAFT).update(
+            build_status=status, build_progress=percent, build_step=step[:100], heartbeat_at=timezone.now()
+        )
 
 
 def compose_sections(newsletter: Newsletter, *, step: Callable[[str], None] = lambda _: None) -> dict:

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_safe
 
+from common import invalidation
 from common.fragments import fragment
 from league.games import game_of
 from league.models import League, Season
@@ -47,13 +48,17 @@ def honours(request: HttpRequest, slug: str) -> HttpResponse:
 def team_history(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("owner", "clan", "league"), pk=pk)
     page = _page(request, history.team_seasons(team))
-    # The seasons' table is the same for every reader: a fragment under the data version, so a
+    # The seasons' table is the same for every reader: a fragment under the versions of what it shows, so a
     # member's read after the first one runs none of its queries (issue 15, part 3).
+    # It shows the team and its place in each season of the page (moved by the others' results).
+    scopes = [invalidation.team(team.pk), *(invalidation.season(s.pk) for s in page.object_list)]
     table = fragment(
         f"team-history:{team.pk}:{page.number}",
         lambda: render_to_string(
             "stats/includes/_team_history_table.html", {"lines": history.team_history(team, page.object_list)}
         ),
+        scopes,
+        request,
     )
     return render(request, "stats/team_history.html", {"team": team, "page": page, "table": table})
 

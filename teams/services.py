@@ -350,6 +350,8 @@ def team_rename(*, team: Team, name: str) -> Team:
         with transaction.atomic():
             locked = Team.objects.select_for_update(of=("self",)).select_related("league").get(pk=team.pk)
             _refuse_if_retired(locked)
+            if name == locked.name:  # the same name again: nothing to write (nor to invalidate)
+                return team
             _team_name_taken(name, locked.league, exclude=locked)
             locked.name = name
             locked.save(update_fields=["name"])
@@ -386,9 +388,12 @@ def team_dress(*, team: Team, colour_primary: str, colour_secondary: str, motto:
     with transaction.atomic():
         locked = Team.objects.select_for_update().get(pk=team.pk)
         _refuse_if_retired(locked)
-        locked.colour_primary, locked.colour_secondary = colours["colour_primary"], colours["colour_secondary"]
-        locked.motto = motto
-        locked.save(update_fields=["colour_primary", "colour_secondary", "motto"])
+        wanted = {**colours, "motto": motto}
+        changed = [field for field, value in wanted.items() if getattr(locked, field) != value]
+        for field in changed:
+            setattr(locked, field, wanted[field])
+        if changed:  # an edit that changes nothing writes nothing (and makes no cached page stale)
+            locked.save(update_fields=changed)
     team.colour_primary, team.colour_secondary, team.motto = locked.colour_primary, locked.colour_secondary, motto
     return team
 

@@ -11,7 +11,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_POST
 
+from common import invalidation
 from common.fragments import fragment
+from common.pagecache import depends
 from common.ui import add_service_errors, submit_form
 from games import registry as games
 from rules.engine import recruitment
@@ -102,17 +104,21 @@ def team_create(request: HttpRequest) -> HttpResponse:
 
 def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(Team.objects.select_related("clan", "owner", "league"), pk=pk)
+    scopes = team_scopes(team)
+    depends(request, *scopes)
     if not team.has_scroll:
         return _entry_detail(request, team)
     can_manage = can_manage_team(request.user, team)
     all_games = request.GET.get("games") == "all"
     # Below the header the scroll is the same for every reader with the same rights: a fragment
-    # under the data version, so a member's read after the first runs none of its queries (the
+    # under the versions of what it shows, so a member's read after the first runs none of its queries (the
     # roster with its keywords and advancements, the problems, the game records, the ledger:
     # issue 15, part 3). The rating shown is the stored one (Team.rating, kept in step).
     body = fragment(
         f"team-scroll:{team.pk}:{'manage' if can_manage else 'read'}:{'all' if all_games else 'recent'}",
         lambda: render_to_string("teams/includes/_scroll_body.html", _scroll_body(team, can_manage), request=request),
+        scopes,
+        request,
     )
     context = {
         "team": team,
@@ -124,6 +130,15 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "body": body,
     }
     return render(request, "teams/team_detail.html", context)
+
+
+def team_scopes(team: Team) -> list[str]:
+    """What a team's pages show (common/invalidation.py): the team (its roster, ledger, results,
+    rating, owner), and its league's name."""
+    scopes = [invalidation.team(team.pk)]
+    if team.league_id:
+        scopes.append(invalidation.league_meta(team.league_id))
+    return scopes
 
 
 def _entry_detail(request: HttpRequest, team: Team) -> HttpResponse:

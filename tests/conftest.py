@@ -156,7 +156,7 @@ def _small_balance_study(settings):
 @pytest.fixture(autouse=True)
 def _page_cache_off_unless_asked(request, settings):
     """Cached anonymous pages and fragments would leak between tests (and a test's writes, rolled
-    back, never move the data version); tests of the caches mark themselves."""
+    back, never move a version); tests of the caches mark themselves."""
     if "page_cache" not in request.keywords:
         settings.PAGE_CACHE_SECONDS = 0
         settings.FRAGMENT_CACHE_SECONDS = 0

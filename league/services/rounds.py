@@ -14,7 +14,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from common import text
+from common import invalidation, text
 from common.bulk import update_rows
 from league import hooks, readmodel, scheduling, selectors
 from league.models import BracketSlot, Bye, Round, Season
@@ -359,7 +359,8 @@ def fixture_edit_pairing(
     """Apply a pairing edit (see :func:`pairing_plan`), swapping teams within the round. The plan
     is made again under the season's lock; if it breaks a rule of the schedule the master must
     have accepted it (``accept_violations``)."""
-    with transaction.atomic():
+    # The season's pages show the pairings (the fixtures' and byes' update() below).
+    with invalidation.changing(("season", match.season_id)), transaction.atomic():
         Season.objects.select_for_update().get(pk=match.season_id)
         locked = Match.objects.select_for_update(of=("self",)).select_related("season").get(pk=match.pk)
         plan = pairing_plan(match=locked, home=home, away=away)

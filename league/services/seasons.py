@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from common import text
+from common import invalidation, text
 from games import registry as games
 from league import selectors
 from league.models import BracketSlot, League, Season, SeasonEntry
@@ -149,9 +149,10 @@ def season_finish(*, season: Season) -> Season:
                 "A result is waiting for confirmation or settlement: deal with it before ending the season."
             )
         now = timezone.now()
-        season.matches.filter(status=Match.Status.SCHEDULED).update(
-            status=Match.Status.VOIDED, voided_at=now, void_reason=VOID_REASON_SEASON_ENDED
-        )
+        with invalidation.changing(("season", season.pk)):
+            season.matches.filter(status=Match.Status.SCHEDULED).update(
+                status=Match.Status.VOIDED, voided_at=now, void_reason=VOID_REASON_SEASON_ENDED
+            )
         season.final_table = _archive_table(season)
         season.status = Season.Status.FINISHED
         season.finished_at = now

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from common import invalidation
 from common.collector import fewer_collections
 from games.registry import ALLSTARS
 from games.tables import MIN_SIZE, table_sizes
@@ -206,7 +207,8 @@ class _Runner:
         is counted there by each match, in its round's transaction)."""
         if total is not None and max(total, self.done) != self.total:
             self.total = max(total, self.done)
-            SimulationJob.objects.filter(pk=self.job.pk).update(total=self.total)
+            with invalidation.changing():  # a job's progress: shown on no cached page
+                SimulationJob.objects.filter(pk=self.job.pk).update(total=self.total)
         if self.progress is not None:
             self.progress(self.done, self.total)
         jobs.heartbeat(SimulationJob, self.job.pk)  # throttled: one write every few seconds

@@ -1,6 +1,6 @@
 """Fragment caching (issue 15, part 3): the league table block of a member's season page comes from
-the cache under the data version, so a member's page re-renders only their own parts; any write
-makes it stale at once; with the cache down the page still renders."""
+the cache under the versions of what it shows, so a member's page re-renders only their own
+parts; a write to what it shows makes it stale at once; with the cache down the page still renders."""
 
 import pytest
 from django.test import Client
@@ -10,7 +10,7 @@ from tests.factories import PASSWORD
 from tests.league.helpers import generate, make_season, play, regular
 from tests.support import read_table
 
-#: Transactional: the data version moves when a transaction that wrote commits.
+#: Transactional: versions move when a transaction that wrote commits (common/invalidation.py).
 pytestmark = [
     pytest.mark.page_cache,
     pytest.mark.usefixtures("catalog", "fragment_cache"),
@@ -50,7 +50,7 @@ def test_a_write_makes_the_block_stale_at_once(season_and_master):
     url = season.get_absolute_url()
     _, before = read(master, url)
     assert '<td class="text-end fw-bold">3</td>' not in before
-    play(regular(season).order_by("round_number", "pk").first(), 3, 0)  # commits: the data version moves
+    play(regular(season).order_by("round_number", "pk").first(), 3, 0)  # commits: the versions of what it changed move
     _, after = read(master, url)
     assert after != before and '<td class="text-end fw-bold">3</td>' in after
 
@@ -58,9 +58,9 @@ def test_a_write_makes_the_block_stale_at_once(season_and_master):
 def test_with_the_cache_down_the_page_still_renders(season_and_master, monkeypatch):
     season, master = season_and_master
 
-    def down(identity):
+    def down(identity, scopes=()):
         raise ConnectionError("cache unreachable")
 
-    monkeypatch.setattr(fragments, "cached_page", down)
+    monkeypatch.setattr(fragments, "lookup", down)
     count, table = read(master, season.get_absolute_url())
     assert count > 0 and "<tbody>" in table

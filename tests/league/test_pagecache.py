@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from tests.factories import PASSWORD, UserFactory, make_team, recruit
 
-#: Transactional: the data version moves when a transaction that wrote commits.
+#: Transactional: versions move when a transaction that wrote commits (common/invalidation.py).
 pytestmark = [pytest.mark.page_cache, pytest.mark.usefixtures("catalog"), pytest.mark.django_db(transaction=True)]
 
 
@@ -61,10 +61,7 @@ def test_service_writes_outside_requests_are_seen_after_a_task_or_any_post():
     anon = Client()
     url = reverse("teams:detail", args=[team.pk])
     queries(anon, url)
-    recruit(team, "tora-kaiken")  # a write outside any request (like a shell): cache is a backstop
-    from common.pagecache import bump_data_version
-
-    bump_data_version()  # what a finished Celery task or any POST does
+    recruit(team, "tora-kaiken")  # a write outside any request (a shell, a task): noticed as any write
     _, body = queries(anon, url)
     assert "Kaiken 1" in body
 
@@ -84,20 +81,20 @@ def test_only_public_pages_are_cached():
 def test_a_celery_task_bumps_the_version_when_it_writes():
     """Was: every task bumped when it ended. Now a task moves the version through its writes
     (on commit) and a task that only reads leaves it alone (issue 11, finding 5)."""
-    from common.pagecache import data_version
+    from common.invalidation import SITE, version
     from league import services as league_services
     from league.models import ScheduleRun
     from league.tasks import schedule_generate_task
     from rules.tasks import catalog_summary_task
     from tests.league.helpers import make_season
 
-    before = data_version()
+    before = version(SITE)
     catalog_summary_task.apply()
-    assert data_version() == before
+    assert version(SITE) == before
     run = league_services.schedule_request(season=make_season(4), kind=ScheduleRun.Kind.ROUND_ROBIN, seed=1)
-    before = data_version()
+    before = version(SITE)
     schedule_generate_task.apply(args=[run.pk])
-    assert data_version() > before
+    assert version(SITE) > before
 
 
 def test_pages_render_when_the_cache_is_down(settings):
@@ -120,9 +117,10 @@ def test_pages_render_when_the_cache_is_down(settings):
 
 
 def version() -> int:
-    from common.pagecache import data_version
+    from common.invalidation import SITE
+    from common.invalidation import version as site_version
 
-    return data_version()
+    return site_version(SITE)
 
 
 def test_requests_that_write_nothing_leave_the_version_unchanged():

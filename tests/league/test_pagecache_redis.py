@@ -72,16 +72,37 @@ def test_a_cached_hit_is_one_redis_round_trip_and_skips_sessions_and_auth(
     assert redis_commands == ["EVAL"]
 
 
-def test_the_version_moves_and_the_one_trip_lookup_sees_it(redis_cache):
-    from common.pagecache import bump_data_version, cached_page, data_version
+def test_an_entry_is_served_while_its_versions_stand_and_the_one_trip_lookup_sees_them_move(
+    redis_cache, redis_commands
+):
+    """Issue 29: an entry is stored with the versions of what it shows and served, in one EVAL,
+    while they are current; a bump of one of them (only) makes it stale; a version evicted from
+    the cache starts again at a number no entry holds, so the entry stays stale."""
+    from common import invalidation
 
-    version = data_version()
-    cache.set(f"page-x:{version}", "stored", timeout=60)
-    assert cached_page("page-x") == (version, "stored")
-    bump_data_version()
-    assert cached_page("page-x") == (version + 1, None)
-    cache.delete("moonlight:data-version")
-    assert cached_page("page-y") == (data_version(), None)  # no version yet: the slow path starts one
+    scopes = [invalidation.team(1), invalidation.season(2)]
+    value, under = invalidation.lookup("page-x", scopes)
+    assert value is None and set(under) == {invalidation.ALL, *scopes}
+    invalidation.store("page-x", under, "stored", 60)
+    invalidation.store("page-y", invalidation.lookup("page-y", [invalidation.team(3)])[1], "other", 60)
+    redis_commands.clear()
+    assert invalidation.lookup("page-x", scopes)[0] == "stored"
+    assert redis_commands == ["EVAL"]
+    invalidation.bump([invalidation.team(3)])  # another team: page-x stands
+    assert invalidation.lookup("page-x", scopes)[0] == "stored"
+    assert invalidation.lookup("page-y", [invalidation.team(3)])[0] is None
+    invalidation.bump([invalidation.season(2)])
+    value, current = invalidation.lookup("page-x", scopes)
+    assert value is None and current[invalidation.season(2)] == under[invalidation.season(2)] + 1
+    invalidation.store("page-x", current, "again", 60)
+    cache.delete(invalidation.version_key(invalidation.team(1)))  # evicted
+    value, restarted = invalidation.lookup("page-x", scopes)
+    assert value is None and restarted[invalidation.team(1)] > current[invalidation.team(1)]
+    # Versions expire (a deleted object's key goes): started by a read or by a bump, with a deadline.
+    invalidation.bump([invalidation.match(9)])
+    client = cache._cache.get_client()
+    for scope in (invalidation.team(1), invalidation.match(9)):
+        assert 0 < client.ttl(cache.make_key(invalidation.version_key(scope))) <= invalidation.VERSION_SECONDS
 
 
 def test_the_page_cache_stands_before_sessions_and_authentication():

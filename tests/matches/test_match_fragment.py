@@ -13,7 +13,7 @@ from tests.factories import PASSWORD, UserFactory
 from tests.matches.conftest import make_brawl_match
 from tests.support import run_tasks_eagerly
 
-#: Transactional: the data version moves when a transaction that wrote commits.
+#: Transactional: versions move when a transaction that wrote commits (common/invalidation.py).
 pytestmark = [
     pytest.mark.page_cache,
     pytest.mark.usefixtures("catalog", "fragment_cache"),
@@ -63,7 +63,7 @@ def test_a_members_second_read_takes_the_played_block_from_the_cache_until_a_wri
     assert "Void…" not in reader.get(url).content.decode()
 
     home = brawl_match.sides.order_by("slot").first().team
-    team_services.team_rename(team=home, name="Striped Tigers")  # commits: the data version moves
+    team_services.team_rename(team=home, name="Striped Tigers")  # commits: the versions of what it changed move
     _, after = read(reader, url)
     assert after != block and "(now Striped Tigers)" in after
 

@@ -10,7 +10,7 @@ from tests.factories import PASSWORD
 from tests.league.helpers import generate, make_season, play, regular
 from tests.support import read_table, run_tasks_eagerly
 
-#: Transactional: the data version moves when a transaction that wrote commits.
+#: Transactional: versions move when a transaction that wrote commits (common/invalidation.py).
 pytestmark = [
     pytest.mark.page_cache,
     pytest.mark.usefixtures("catalog", "fragment_cache"),
@@ -42,6 +42,6 @@ def test_a_members_second_read_takes_the_history_from_the_cache_until_a_write():
     master.login(username=season.league.master.username, password=PASSWORD)
     assert read(master, url)[1] == table  # another reader, the same block from the cache
 
-    play(match, 3, 0)  # commits: the data version moves
+    play(match, 3, 0)  # commits: the versions of what it changed move
     _, after = read(owner, url)
     assert after != table and '<td class="text-end">1</td>' in after  # one game played now

@@ -10,7 +10,7 @@ from django.urls import reverse
 from tests.factories import PASSWORD, UserFactory, make_team, recruit
 from tests.support import read_table
 
-#: Transactional: the data version moves when a transaction that wrote commits.
+#: Transactional: versions move when a transaction that wrote commits (common/invalidation.py).
 pytestmark = [
     pytest.mark.page_cache,
     pytest.mark.usefixtures("catalog", "fragment_cache"),
@@ -41,7 +41,7 @@ def test_a_members_second_read_takes_the_scroll_body_from_the_cache_until_a_writ
     assert again <= first - 5  # the roster, its keywords, abilities and advancements, the records
     assert read(other, url) == (again, table)  # another reader: the same block, the same queries
 
-    recruit(team, "tora-byakko")  # commits: the data version moves
+    recruit(team, "tora-byakko")  # commits: the versions of what it changed move
     _, after = read(reader, url)
     assert after != table and "Byakko" in after and after.count("<tr>") == 5
 
