@@ -23,6 +23,7 @@ from django.db import transaction
 from django.db.models import Count, Max, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from common import invalidation
 from common.bulk import update_rows
 from league.models import SeasonEntry
 from matches.models import Match, MatchTeam
@@ -267,13 +268,14 @@ def ratings_recompute(*, force: bool = False) -> Recomputed:
             final[kind] = rate_history(periods, start=before, on_period=on_period)
         # the subjects whose last steps were among the periods rated again
         old_subjects = set(RatingStep.objects.filter(ordinal__gte=start).values_list("kind", "subject").distinct())
-        RatingStep.objects.filter(ordinal__gte=start).delete()
-        RatingStep.objects.bulk_create(steps, batch_size=1000)
-        RatingPeriod.objects.filter(ordinal__gte=start).delete()
-        RatingPeriod.objects.bulk_create(
-            RatingPeriod(ordinal=start + i, key=key, match_ids=period_ids)
-            for i, (key, period_ids) in enumerate(history[start:])
-        )
+        with invalidation.changing():  # the ratings' bookkeeping: shown on no page
+            RatingStep.objects.filter(ordinal__gte=start).delete()
+            RatingStep.objects.bulk_create(steps, batch_size=1000)
+            RatingPeriod.objects.filter(ordinal__gte=start).delete()
+            RatingPeriod.objects.bulk_create(
+                RatingPeriod(ordinal=start + i, key=key, match_ids=period_ids)
+                for i, (key, period_ids) in enumerate(history[start:])
+            )
         affected = old_subjects | {(k, s) for k, subjects in touched.items() for s in subjects}
         field = {"team": "team_id", "coach": "coach_id"}
         wanted = {}
@@ -310,7 +312,8 @@ def ratings_recompute(*, force: bool = False) -> Recomputed:
         state.matches = sum(len(period_ids) for _, period_ids in history)
         state.periods = len(history)
         state.computed_at = timezone.now()
-        state.save()
+        with invalidation.changing():
+            state.save()
         return Recomputed(
             state.matches, state.periods, len(created), len(changed), len(stale), rerated=len(history) - start
         )

@@ -67,7 +67,12 @@ class League:
     def confirm_a_result(self, home_points: int = 3, away_points: int = 0) -> None:
         """The first fixture kicked off and its result entered by the master (confirmed at once),
         through the services: the post-game sequence, the read model, the ratings all run."""
-        match = regular(Season.objects.get(pk=self.season.pk)).order_by("round_number", "pk").first()
+        match = (
+            regular(Season.objects.get(pk=self.season.pk))
+            .filter(status="scheduled")
+            .order_by("round_number", "pk")
+            .first()
+        )
         match_services.match_kick_off(match=match)
         record = record_for(match, [home_points, away_points])
         match_services.match_submit_result(match=match, record=record, actor=self.season.league.master)
@@ -253,3 +258,21 @@ def test_a_log_in_and_a_result_draft_move_no_version():
     match = regular(Season.objects.get(pk=a.season.pk)).order_by("round_number", "pk").first()
     match_services.match_save_draft(match=match, data={"note": "half entered"}, actor=master)
     assert version_keys() == before
+
+
+def test_the_ratings_run_after_a_result_leaves_other_leagues_warm():
+    """The ratings task after a result writes its bookkeeping (periods, steps, state: issue 29,
+    part 4) and the teams' strength rows: only the rated teams' scopes move, never ``all``, and
+    another league's table stays warm (a guard: it passes with the bookkeeping unmarked too)."""
+    from stats import ratings
+
+    a, b = League(), League()
+    a.confirm_a_result()
+    ratings.ratings_recompute()
+    b_warm = b.warm()
+    before = version_keys()
+    a.confirm_a_result(1, 1)
+    ratings.ratings_recompute()
+    after = version_keys()
+    assert after.get(invalidation.ALL) == before.get(invalidation.ALL)
+    assert b.warm() == b_warm and b.anonymous_read()[0] == 0
