@@ -416,7 +416,10 @@ def seeds_of(instance, update_fields=None) -> set[Seed]:
             return set()
         return {("user", instance.pk)}
     seeds = set()
+    deferred = instance.get_deferred_fields()  # never a query per row: a deferred column is not read
     for attname, kind in _OWNER_FIELDS:
+        if attname in deferred:
+            continue
         value = getattr(instance, attname, None)
         if value is not None and isinstance(value, int):
             seeds.add((kind, value))

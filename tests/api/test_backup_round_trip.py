@@ -13,8 +13,14 @@ from api.backup import league_export_json
 from league.models import League, SeasonEntry
 from teams.models import StrengthRating
 from tests.api.backup_leagues import BUILDERS
+from tests.support import run_tasks_eagerly
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("catalog")]
+
+
+#: The restore's ratings come from the task after its commit: run in-process here, with a broker
+#: configured or not (in CI the task would wait in Redis for a worker these tests do not start).
+celery_eager = pytest.fixture(autouse=True)(run_tasks_eagerly)
 
 
 def wipe() -> None:
