@@ -12,4 +12,8 @@ GAME = GameInfo(
     has_challenges=False,
     entrant="player",
     entrants="players",
+    # A game has a winner and no score (NJ l.16, l.120): the table counts wins, and level players
+    # are parted by the strength of the opponents they beat, then by their own games.
+    table="wins",
+    tie_breakers=("wins", "buchholz", "head_to_head"),
 )
