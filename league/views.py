@@ -422,10 +422,16 @@ def _table_html(season: Season) -> str:
     nexts = selectors.next_fixtures(season)
     rows = [(row, nexts.get(row.team.pk)) for row in selectors.league_table(season)]
     game = season.league.game_info
-    context = {"rows": rows, "show_next": True, "scrolls": game.has_team_scrolls, "entrant": game.entrant}
-    # A Kage Masters table's points scored are the players' treasure, its first tie-break: shown on
-    # a phone too, in place of the difference (the others' treasure says little).
-    context["treasure"] = season.league.game == games.KAGE_MASTERS
+    context = {
+        "rows": rows,
+        "show_next": True,
+        "scrolls": game.has_team_scrolls,
+        "entrant": game.entrant,
+        # The game's columns (GameInfo.table): All-Stars' scores; a game with no score its wins (a
+        # draw only where a time limit allows one); a table game its places, treasure, place points.
+        "kind": game.table,
+        "draws": game.table != "wins" or bool(getattr(season, "time_limit_minutes", None)),
+    }
     return render_to_string("league/includes/_table.html", context)
 
 
