@@ -38,6 +38,10 @@ class GameInfo:
     ``rules.engine.standings.TieBreaker`` (empty: the engine's defaults, All-Stars'); its master may
     change them. ``strength_system``: the strength rating the table's "Str." column shows
     (``"glicko2"`` for one-on-one games, ``"plackett_luce"`` for tables).
+
+    How the site presents it beside the others (issue 28, part 6): ``summary``, one sentence of
+    what a league of it keeps (the home page's card), and ``rules_pages``, its rules pages as
+    (label, URL name) pairs, the first its main one (the ``/rules/`` index links them all).
     """
 
     key: str
@@ -52,6 +56,8 @@ class GameInfo:
     table: str = "score"
     tie_breakers: tuple[str, ...] = ()
     strength_system: str = "glicko2"
+    summary: str = ""
+    rules_pages: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_players <= self.max_players:

@@ -19,4 +19,7 @@ GAME = GameInfo(
     table="places",
     tie_breakers=("points_for", "head_to_head", "wins"),
     strength_system="plackett_luce",
+    summary="Tables of three to five players after the most treasure; the league keeps each table's places "
+    "and treasure.",
+    rules_pages=(("Rules", "rules:kage_masters"),),
 )
