@@ -67,7 +67,9 @@ class TableRow:
         )
 
     def as_dict(self) -> dict:
-        return {
+        """The row as the final table archives it; a table game's row adds its places taken (an
+        All-Stars or Ninjutsu row is as it always was)."""
+        row = {
             "position": self.position,
             "team_id": self.team.pk,
             "team": self.team.name,
@@ -84,6 +86,9 @@ class TableRow:
             "rating": self.rating,
             "byes": self.byes,
         }
+        if self.places:
+            row["places_text"] = self.places_text
+        return row
 
 
 def table_entries(season: Season, *, places: bool = False) -> QuerySet:

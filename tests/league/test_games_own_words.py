@@ -258,3 +258,21 @@ def test_a_ninjutsu_table_counts_wins_with_no_score_columns(client):
     assert heads[:5] == ["#", "Player", "P", "W", "L"]  # no draws without a time limit
     for absent in ("D", "For", "Ag.", "+/−", "Places", "TR"):
         assert absent not in heads, absent
+
+
+@pytest.mark.parametrize(
+    ("game", "heads"),
+    [
+        ("ninjutsu", ["#", "Player", "P", "W", "L", "Pts"]),
+        ("kage", ["#", "Player", "P", "Places", "Treasure", "Pts"]),
+    ],
+)
+def test_a_finished_season_archives_the_games_own_columns(client, request, game, heads):
+    season = request.getfixturevalue(game)
+    season = services.season_finish(season=season)
+    html = client.get(season.get_absolute_url()).content.decode()
+    final = html.split('data-testid="final-table"')[1].split("</table>")[0]
+    assert re.findall(r"<th scope=\"col\"[^>]*>([^<]*)</th>", final) == heads
+    assert not all_stars_words(html)
+    if game == "kage":
+        assert "1st ×1" in final  # the places, archived with the row
