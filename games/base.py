@@ -8,7 +8,14 @@ beneath every app and imports none of them (tests/test_import_direction.py).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_TEAM_WORD = re.compile(r"\b([Tt])eam(s?)\b")
+
+
+#: The kinds of league table a game may have (GameInfo.table).
+TABLES = ("score", "wins", "places")
 
 
 @dataclass(frozen=True)
@@ -22,6 +29,19 @@ class GameInfo:
     random challenge generator, rolled when it is scheduled). ``entrant``/``entrants``: what a league of the game calls them.
     ``plays_at_tables``: a game is a table of several players (Kage Masters), so a season is
     scheduled as tables (``games.tables``), not as pairings.
+
+    How the league table reads (issue 28, part 3): ``table`` names its columns: ``"score"`` (won,
+    drawn, lost, points scored and conceded, their difference: All-Stars), ``"wins"`` (won and lost,
+    drawn only where a time limit allows a draw: a game with no score, Ninjutsu) or ``"places"``
+    (the places taken at tables, the total treasure and the place points: Kage Masters).
+    ``tie_breakers``: the tie-breakers a league of the game is founded with, by their names in
+    ``rules.engine.standings.TieBreaker`` (empty: the engine's defaults, All-Stars'); its master may
+    change them. ``strength_system``: the strength rating the table's "Str." column shows
+    (``"glicko2"`` for one-on-one games, ``"plackett_luce"`` for tables).
+
+    How the site presents it beside the others (issue 28, part 6): ``summary``, one sentence of
+    what a league of it keeps (the home page's card), and ``rules_pages``, its rules pages as
+    (label, URL name) pairs, the first its main one (the ``/rules/`` index links them all).
     """
 
     key: str
@@ -33,10 +53,29 @@ class GameInfo:
     entrant: str
     entrants: str
     plays_at_tables: bool = False
+    table: str = "score"
+    tie_breakers: tuple[str, ...] = ()
+    strength_system: str = "glicko2"
+    summary: str = ""
+    rules_pages: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_players <= self.max_players:
             raise ValueError(f"{self.key}: a match needs at least two sides, and min <= max.")
+        if self.table not in TABLES:
+            raise ValueError(f"{self.key}: a league table is one of {', '.join(TABLES)}.")
+
+    def in_own_words(self, text: str) -> str:
+        """``text`` (written for All-Stars teams) in this game's word for its entrants: "teams" become
+        "players" in a players' game, capitals kept; a team scroll's game's text is unchanged."""
+        if self.entrant == "team":
+            return text
+
+        def swap(match: re.Match) -> str:
+            word = self.entrants if match.group(2) else self.entrant
+            return word.capitalize() if match.group(1) == "T" else word
+
+        return _TEAM_WORD.sub(swap, text)
 
     @property
     def is_one_on_one(self) -> bool:

@@ -156,6 +156,11 @@ class Dashboard:
         return any(t.entry_status == Team.EntryStatus.ACCEPTED for t in self.teams)
 
     @property
+    def has_scrolls(self) -> bool:
+        """One of the entries shown is an All-Stars team scroll (its rating and treasury have columns)."""
+        return any(t.has_scroll for t in self.teams)
+
+    @property
     def upcoming(self) -> list[DashboardMatch]:
         """The fixtures still to play shown: those whose challenge the player chooses, then the next."""
         return [*self.to_choose, *self.next_fixtures]

@@ -17,12 +17,22 @@ from league.models import (
     Season,
     bounds_validators,
     default_tie_breakers,
+    tie_breaker_choices,
 )
 from rules.models import Challenge
 from teams.models import Team
 
 TIE_BREAKER_SLOTS = len(TIE_BREAKER_CHOICES)
 HOUSE_RULE_FIELDS = [f for f in HouseRules.HOUSE_RULE_FIELDS if f != "tie_breakers"]
+
+
+def in_own_words(form: forms.BaseForm, info: games.GameInfo) -> None:
+    """The form's labels and help texts in the game's word for its entrants ("players", not "teams")."""
+    if info.has_team_scrolls:
+        return
+    for name, field in form.fields.items():
+        field.label = info.in_own_words(str(field.label or name.replace("_", " ").capitalize()))
+        field.help_text = info.in_own_words(str(field.help_text))
 
 
 class CrispyMixin:
@@ -54,6 +64,11 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
         # Kage Masters' place points) mean nothing here.
         for name in HouseRules.fields_not_for(self.game):
             self.fields.pop(name, None)
+        info = games.get(self.game)
+        if not info.has_team_scrolls:
+            # A player joins as themselves, once (league.services.player_apply): nothing to allow.
+            self.fields.pop("several_teams_per_owner", None)
+        in_own_words(self, info)
         # Each number's range (the engines', HOUSE_RULE_BOUNDS) on its input, so the browser knows it
         # too; the field's and the model's validators refuse a number out of it.
         for name, (low, high) in HOUSE_RULE_BOUNDS.items():
@@ -71,7 +86,7 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
             if self.instance.pk
             else League(tie_breakers=default_tie_breakers(self.game)).tie_breaker_list
         )
-        choices = [("", "—"), *TIE_BREAKER_CHOICES.items()]
+        choices = [("", "—"), *tie_breaker_choices(self.game).items()]
         for i in range(TIE_BREAKER_SLOTS):
             self.fields[f"tie_breaker_{i + 1}"] = forms.ChoiceField(
                 choices=choices,
@@ -181,6 +196,8 @@ class SeasonForm(CrispyMixin, forms.Form):
             self.fields["swiss_rounds"].help_text = "Tables and swiss tables: how many rounds of tables."
             # A game at tables has no playoffs (docs/leagues.md, "Season formats by game").
             del self.fields["playoff_teams"]
+        self.game_info = games.get(game)
+        in_own_words(self, self.game_info)
         self._setup_helper()
 
     def clean(self):
@@ -191,7 +208,9 @@ class SeasonForm(CrispyMixin, forms.Form):
         if fmt in (Season.Format.TABLES, Season.Format.SWISS_TABLES) and not data.get("swiss_rounds"):
             self.add_error("swiss_rounds", "Say how many rounds of tables the season has.")
         if data.get("playoff_teams") == 1:
-            self.add_error("playoff_teams", "A playoff needs at least two teams (0: none).")
+            self.add_error(
+                "playoff_teams", self.game_info.in_own_words("A playoff needs at least two teams (0: none).")
+            )
         return data
 
 
@@ -385,11 +404,11 @@ class FixtureForfeitForm(CrispyMixin, forms.Form):
     forfeiting = forms.ChoiceField(label="Who forfeits", widget=forms.RadioSelect)
     reason = SingleLineFormField(max_length=200, help_text="Shown on the fixture list and the match page.")
 
-    def __init__(self, *args, sides, allow_double: bool = True, **kwargs):
+    def __init__(self, *args, sides, allow_double: bool = True, scrolls: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         choices = [(str(s.team_id), f"{s.team.name} forfeits: a walkover for the other side") for s in sides]
         if allow_double:
-            choices.append(("both", "Both forfeit (two losses, no koban)"))
+            choices.append(("both", "Both forfeit (two losses, no koban)" if scrolls else "Both forfeit (two losses)"))
         self.fields["forfeiting"].choices = choices
         self._sides = sides
         self._setup_helper()

@@ -27,16 +27,35 @@ from rules.engine.standings import TieBreaker
 
 #: The tie-breakers a master may choose ({value: label}), from the rules engine's TieBreaker.
 TIE_BREAKER_CHOICES = {t.value: t.label for t in TieBreaker}
+#: The tie-breakers that read an All-Stars team scroll (its team rating): no other game offers them.
+SCROLL_TIE_BREAKERS = frozenset({TieBreaker.TEAM_RATING_LOW.value})
+
+
+def tie_breaker_choices(game: str) -> dict[str, str]:
+    """The tie-breakers a league of ``game`` may choose ({value: label}), in its own words: a
+    players' game's are between players, and have none that reads a team scroll (issue 28, part 3)."""
+    info = games.get(game)
+    if info.has_team_scrolls:
+        return TIE_BREAKER_CHOICES
+    return {
+        value: label.replace("teams", info.entrants).replace("team", info.entrant)
+        for value, label in TIE_BREAKER_CHOICES.items()
+        if value not in SCROLL_TIE_BREAKERS
+    }
+
+
 DEFAULT_TIE_BREAKERS = ",".join(t.value for t in ENGINE_DEFAULT_TIE_BREAKERS)
 #: A Kage Masters league's tie-breakers when founded: total treasure first (its "points for"; a
 #: table's points against are the other players' treasure, so the difference says little), then the
-#: head-to-head points and the wins (docs/leagues.md, "Kage Masters tables").
-KAGE_MASTERS_TIE_BREAKERS = ",".join(t.value for t in (TieBreaker.POINTS_FOR, TieBreaker.HEAD_TO_HEAD, TieBreaker.WINS))
+#: head-to-head points and the wins (docs/leagues.md, "Kage Masters tables"). Its package's.
+KAGE_MASTERS_TIE_BREAKERS = ",".join(games.get(games.KAGE_MASTERS).tie_breakers)
 
 
 def default_tie_breakers(game: str) -> str:
-    """The tie-breakers a league of ``game`` is founded with (its master may change them)."""
-    return KAGE_MASTERS_TIE_BREAKERS if game == games.KAGE_MASTERS else DEFAULT_TIE_BREAKERS
+    """The tie-breakers a league of ``game`` is founded with (its master may change them): its
+    package's (``GameInfo.tie_breakers``), else the engine's defaults (All-Stars')."""
+    own = games.get(game).tie_breakers if game in games.GAMES else ()
+    return ",".join(TieBreaker(t).value for t in own) if own else DEFAULT_TIE_BREAKERS
 
 
 #: The range (lowest, highest) of every house rule that is a number, from the engines that take

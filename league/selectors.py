@@ -8,7 +8,8 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Count, F, Prefetch, Q, QuerySet, Subquery, Value, Window
+from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, Window
+from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, Length, RowNumber
 from django.utils import timezone
 
@@ -38,7 +39,13 @@ class TableRow:
     position: int = 0
     byes: int = 0
     opponents: tuple[int, ...] = ()
-    strength: StrengthRating | None = None  # the Glicko-2 strength rating, when the team has one
+    strength: StrengthRating | None = None  # the game's strength rating, when the team has one
+    places: tuple[tuple[str, int], ...] = ()  # a table game's: (place, how often), best first
+
+    @property
+    def places_text(self) -> str:
+        """The places taken, best first: "1st ×2 · 3rd ×1" (a table game's table)."""
+        return " · ".join(f"{place} ×{n}" for place, n in self.places)
 
     @property
     def points_difference(self) -> int:
@@ -60,7 +67,9 @@ class TableRow:
         )
 
     def as_dict(self) -> dict:
-        return {
+        """The row as the final table archives it; a table game's row adds its places taken (an
+        All-Stars or Ninjutsu row is as it always was)."""
+        row = {
             "position": self.position,
             "team_id": self.team.pk,
             "team": self.team.name,
@@ -77,14 +86,20 @@ class TableRow:
             "rating": self.rating,
             "byes": self.byes,
         }
+        if self.places:
+            row["places_text"] = self.places_text
+        return row
 
 
-def table_entries(season: Season) -> QuerySet:
+def table_entries(season: Season, *, places: bool = False) -> QuerySet:
     """The season's entries with their stored standings (league/readmodel.py) and the columns the
-    table shows of each team, its owner and clan: one query, one row per team."""
+    table shows of each team, its owner and clan: one query, one row per team (with ``places``, a
+    table game's: the places each took, :func:`places_annotations`)."""
+    entries = SeasonEntry.objects.filter(season=season)
+    if places:
+        entries = entries.annotate(**places_annotations(season))
     return (
-        SeasonEntry.objects.filter(season=season)
-        .select_related("team__owner", "team__clan")
+        entries.select_related("team__owner", "team__clan")
         .only(
             "team_id",
             *SeasonEntry.STANDING_FIELDS,
@@ -99,7 +114,8 @@ def table_entries(season: Season) -> QuerySet:
         .prefetch_related(
             Prefetch(
                 "team__strength_ratings",
-                queryset=StrengthRating.objects.filter(system=StrengthRating.System.GLICKO2),
+                # the game's own rating: Glicko-2 one on one, Plackett-Luce at tables (GameInfo)
+                queryset=StrengthRating.objects.filter(system=season.league.game_info.strength_system),
                 to_attr="strength",
             )
         )
@@ -174,6 +190,45 @@ def rank_rows(rows: list[TableRow], tie_breakers: Iterable[str], h2h: dict[tuple
     return ranked
 
 
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def places_annotations(season: Season) -> dict[str, Subquery]:
+    """``place_<k>``: how often the entry took place k at a table (a confirmed counted game), for
+    every place its game seats, as subqueries of the table's own query (no query more). A side's
+    place is one more than the sides of its table with more points (a Kage Masters table's
+    treasure, KM l.46; equal treasure shares a place, as games.kage_masters.engine.placements)."""
+    better = (
+        MatchTeam.objects.filter(match_id=OuterRef("match_id"), points__gt=OuterRef("points"))
+        .order_by()
+        .values("match_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    sides = MatchTeam.objects.filter(
+        counted_q(season, "match__"),
+        match__status=Match.Status.CONFIRMED,
+        points__isnull=False,
+        team_id=OuterRef("team_id"),
+    ).annotate(better=Coalesce(Subquery(better), 0))
+    return {
+        f"place_{k}": Coalesce(
+            Subquery(sides.filter(better=k - 1).order_by().values("team_id").annotate(n=Count("id")).values("n")), 0
+        )
+        for k in range(1, season.league.game_info.max_players + 1)
+    }
+
+
+def places_of_entry(entry: SeasonEntry) -> tuple[tuple[str, int], ...]:
+    """(place, how often), best first, from :func:`places_annotations`."""
+    out, k = [], 1
+    while (n := getattr(entry, f"place_{k}", None)) is not None:
+        if n:
+            out.append((_ORDINALS.get(k, f"{k}th"), n))
+        k += 1
+    return tuple(out)
+
+
 def league_table(season: Season) -> list[TableRow]:
     """The season's league table, sorted with its tie-breakers: the stored rows (one query), the
     head-to-head query only when some teams are still level where it applies, and the opponents
@@ -191,8 +246,9 @@ def league_table(season: Season) -> list[TableRow]:
             rating=e.team.rating,
             byes=e.byes,
             strength=strength_of(e.team),
+            places=places_of_entry(e),
         )
-        for e in table_entries(season)
+        for e in table_entries(season, places=season.league.game_info.table == "places")
     ]
     tie_breakers = standings.parse_tie_breakers(season.tie_breaker_list)
     if any(t in SCHEDULE_STRENGTH for t in tie_breakers):
@@ -249,13 +305,25 @@ class RoundGroup(RoundNaming):
 
 
 def season_matches(season: Season) -> QuerySet:
+    """The season's fixtures with their sides; of the submitted record (deferred) only what a line of
+    the fixture list reads (``fixture_tags.result_line``): its game, winner and ending."""
     return (
         Match.objects.filter(season=season)
         .defer(*MATCH_JSON_FIELDS)
+        .annotate(**record_line_fields())
         .select_related("challenge", "league")
         .prefetch_related(sides_prefetch())
         .order_by("stage", "round_number", "id")
     )
+
+
+def record_line_fields() -> dict[str, KeyTextTransform]:
+    """Annotations of the submitted record's keys a fixture's line reads, the record itself deferred."""
+    return {f"record_{key}": KeyTextTransform(key, "submitted_record") for key in RECORD_LINE_KEYS}
+
+
+#: The keys of a players' game's record that its line in a list reads (matches.game_results.result_line).
+RECORD_LINE_KEYS = ("game", "winner", "ending")
 
 
 def fixture_dates(match: Match, rnd: Round | None, today: dt.date) -> Match:

@@ -13,6 +13,8 @@ from pathlib import Path
 import dj_database_url
 from csp.constants import NONE, SELF
 
+from games import registry as _games_registry
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -132,6 +134,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "notifications.context_processors.unread",
+                "league.context_processors.site_games",
             ],
         },
     },
@@ -376,10 +379,17 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+#: The games the API serves leagues of, named alike (issue 28, part 6).
+_GAME_NAMES = ", ".join(g.name for g in list(_games_registry.GAMES.values())[:-1]) + (
+    f" and {list(_games_registry.GAMES.values())[-1].name}"
+)
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Moonlight League API",
-    "DESCRIPTION": "Read the rules catalog, leagues, seasons, tables, fixtures, matches, teams, ninjas, leaderboards, "
-    "strength ratings and newsletters; enter results and trigger schedules with a token (docs/api.md). "
+    "DESCRIPTION": f"Leagues of {_GAME_NAMES}, each in its own terms (a league's game is on the league, its "
+    "entries and its matches). Read the rules catalog, leagues, seasons, tables, fixtures, matches, entries (All-Stars "
+    "teams with their ninjas, or players), leaderboards, strength ratings and newsletters; enter each game's results "
+    "and trigger schedules with a token (docs/api.md). "
     "Every string, in the query and in a body, is refused (400) when it holds a NUL (U+0000) or, in a body, a "
     "lone surrogate (U+D800 to U+DFFF): no field may store one.",
     "VERSION": "1.0.0",

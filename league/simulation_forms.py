@@ -12,13 +12,16 @@ from matches.models import SimulationJob
 
 class SimulateForm(forms.Form):
     """The master's simulate button, with the post-game choice policy (and, for the rest of a
-    random weekly season, how many rounds the season has)."""
+    random weekly season, how many rounds the season has). A players' game has no post-game
+    choices (``scrolls=False``): the form asks none, and a request without one takes the policy's
+    default, which nothing of such a game reads."""
 
     policy = forms.ChoiceField(
         choices=SimulationJob.Policy.choices,
         initial=SimulationJob.Policy.AUTO,
         widget=forms.RadioSelect,
         label="Advancement rolls",
+        required=False,
     )
     max_rounds = forms.IntegerField(
         min_value=1,
@@ -36,9 +39,14 @@ class SimulateForm(forms.Form):
         weekly_rounds: int | None = None,
         css: str = "btn-outline-primary",
         prefix_id: str = "sim",
+        scrolls: bool = True,
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
+        if scrolls:
+            self.fields["policy"].required = True
+        else:
+            del self.fields["policy"]
         if weekly_rounds is None:
             del self.fields["max_rounds"]
         else:
@@ -49,3 +57,9 @@ class SimulateForm(forms.Form):
         self.helper.form_action = action
         self.helper.form_class = "mb-2"
         self.helper.add_input(StyledSubmit("submit", label, style=f"{css} btn-sm"))
+
+    def clean(self):
+        data = super().clean()
+        if not data.get("policy"):
+            data["policy"] = SimulationJob.Policy.AUTO
+        return data

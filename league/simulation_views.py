@@ -67,7 +67,9 @@ def simulate_fixture(request: HttpRequest, pk: int) -> HttpResponse:
     match = get_object_or_404(Match.objects.select_related("league", "season"), pk=pk)
     if not services.is_master_of(request.user, match):
         raise PermissionDenied("Only the league's ninja master may simulate a fixture.")
-    form = SimulateForm(request.POST, label="Simulate", action="")
+    form = SimulateForm(
+        request.POST, label="Simulate", action="", scrolls=match.league is None or match.league.has_team_scrolls
+    )
     if not form.is_valid():
         messages.error(request, "That simulation request was not understood.")
         return redirect(match)
@@ -85,7 +87,9 @@ def _season_post(request: HttpRequest, slug: str, number: int, scope: str) -> Ht
         raise PermissionDenied("Only the league's ninja master may simulate the season.")
     whole = scope in (SimulationJob.Scope.SEASON, SimulationJob.Scope.REGULAR)
     weekly = 1 if whole and season.format == Season.Format.RANDOM_WEEKLY else None
-    form = SimulateForm(request.POST, label="Simulate", action="", weekly_rounds=weekly)
+    form = SimulateForm(
+        request.POST, label="Simulate", action="", weekly_rounds=weekly, scrolls=season.league.has_team_scrolls
+    )
     if not form.is_valid():
         messages.error(request, "That simulation request was not understood.")
         return redirect(season)

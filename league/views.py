@@ -53,6 +53,7 @@ from league.models import (
     ScheduleRun,
     Season,
     playoff_stage,
+    tie_breaker_choices,
 )
 from league.permissions import (
     can_arrange_fixture,
@@ -407,7 +408,10 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if season.is_finished
         else fragment(f"season-table:{season.pk}", lambda: _table_html(season), season_scopes(season), request),
         "archived": season.final_table if season.is_finished else None,
-        "tie_breakers": [TIE_BREAKER_CHOICES.get(t, t) for t in season.tie_breaker_list],
+        "tie_breakers": [
+            tie_breaker_choices(season.league.game).get(t, TIE_BREAKER_CHOICES.get(t, t))
+            for t in season.tie_breaker_list
+        ],
         "runs": list(season.schedule_runs.order_by("-id")[:5]),
         "has_bracket": bool(bracket),
     }
@@ -429,10 +433,16 @@ def _table_html(season: Season) -> str:
     nexts = selectors.next_fixtures(season)
     rows = [(row, nexts.get(row.team.pk)) for row in selectors.league_table(season)]
     game = season.league.game_info
-    context = {"rows": rows, "show_next": True, "scrolls": game.has_team_scrolls, "entrant": game.entrant}
-    # A Kage Masters table's points scored are the players' treasure, its first tie-break: shown on
-    # a phone too, in place of the difference (the others' treasure says little).
-    context["treasure"] = season.league.game == games.KAGE_MASTERS
+    context = {
+        "rows": rows,
+        "show_next": True,
+        "scrolls": game.has_team_scrolls,
+        "entrant": game.entrant,
+        # The game's columns (GameInfo.table): All-Stars' scores; a game with no score its wins (a
+        # draw only where a time limit allows one); a table game its places, treasure, place points.
+        "kind": game.table,
+        "draws": game.table != "wins" or bool(getattr(season, "time_limit_minutes", None)),
+    }
     return render_to_string("league/includes/_table.html", context)
 
 
@@ -516,7 +526,9 @@ def season_rollover(request: HttpRequest, slug: str, number: int) -> HttpRespons
             "title": f"Finish {season.name}",
             "league": season.league,
             "intro": "The final table is archived as it stands; accepted teams carry over with their rosters, "
-            "treasuries and any downtime absences.",
+            "treasuries and any downtime absences."
+            if season.league.has_team_scrolls
+            else f"The final table is archived as it stands; accepted {season.league.game_info.entrants} carry over.",
         },
     )
 
@@ -822,6 +834,7 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
         request.POST if request.method == "POST" else None,
         sides=sides,
         allow_double=not match.stage.startswith("playoff-"),
+        scrolls=season.league.has_team_scrolls,
     )
     if submit_form(
         request,
@@ -833,14 +846,21 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
         allowed=not refusal,
     ):
         return redirect(match)
-    facts = [
-        f"The winner of a walkover scores {season.forfeit_win_points} league points and earns "
-        f"{season.forfeit_win_revenue} koban; the side that forfeits scores {season.forfeit_loss_points} "
-        f"points and earns nothing (the season's house rules).",
-        "No post-game sequence runs: no XP, no upkeep, no downtime, no advancement rolls; absences still to "
-        "serve stay as they are.",
-        "A forfeit recorded by mistake can be voided from the match page (the koban go back), then replayed.",
-    ]
+    if season.league.has_team_scrolls:
+        facts = [
+            f"The winner of a walkover scores {season.forfeit_win_points} league points and earns "
+            f"{season.forfeit_win_revenue} koban; the side that forfeits scores {season.forfeit_loss_points} "
+            f"points and earns nothing (the season's house rules).",
+            "No post-game sequence runs: no XP, no upkeep, no downtime, no advancement rolls; absences still to "
+            "serve stay as they are.",
+            "A forfeit recorded by mistake can be voided from the match page (the koban go back), then replayed.",
+        ]
+    else:  # a players' game: league points only (issue 28, part 3)
+        facts = [
+            f"The winner of a walkover scores {season.forfeit_win_points} league points; the player who "
+            f"forfeits scores {season.forfeit_loss_points} (the season's house rules).",
+            "A forfeit recorded by mistake can be voided from the match page, then replayed.",
+        ]
     return _action_page(
         request, match, "Record a forfeit", refusal=refusal, form=None if refusal else form, facts=facts
     )

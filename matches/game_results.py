@@ -132,6 +132,19 @@ def _ninjutsu_summary(record: Mapping[str, Any], names: Sequence[str]) -> list[t
     return lines
 
 
+def ninjutsu_line(record: Mapping[str, Any], names: Sequence[str]) -> str:
+    """A game's result as a list of results reads it: "Ink Shadow won: Soke killed in battle" (a
+    draw on time: "Drawn on time"); ``names`` in slot order. Only the winner and the ending are read,
+    so the fixture list can give them from two annotations (league.selectors.season_matches)."""
+    ending = Ending(record.get("ending"))
+    winner = record.get("winner")
+    if winner in (None, ""):  # only a game the time limit stopped has no winner
+        return "Drawn on time"
+    winner = int(winner)
+    name = names[winner - 1] if 0 < winner <= len(names) else f"Player {winner}"
+    return f"{name} won on time" if ending is Ending.TIME_LIMIT else f"{name} won: {ending.short}"
+
+
 # --- Kage Masters ----------------------------------------------------------------------------------
 
 
@@ -282,6 +295,17 @@ def side_results(record: Mapping[str, Any], rules: HouseRules | None = None) -> 
     if record.get("game") == KAGE_MASTERS:
         return _kage_sides(record, rules)
     return _ninjutsu_sides(record, rules)
+
+
+def result_line(record: Mapping[str, Any] | None, names: Sequence[str]) -> str:
+    """A two-player game's result in one line for the lists ("" when the record has none to give:
+    none, an All-Stars record, or a table, whose places each side's line shows)."""
+    if not isinstance(record, Mapping) or record.get("game") != NINJUTSU:
+        return ""
+    try:
+        return ninjutsu_line(record, names)
+    except (ValueError, TypeError):
+        return ""
 
 
 def summary(record: Mapping[str, Any], names: Sequence[str], rules: HouseRules | None = None) -> list[tuple[str, str]]:

@@ -13,4 +13,12 @@ GAME = GameInfo(
     has_challenges=True,
     entrant="team",
     entrants="teams",
+    summary="Teams of a clan and its ronin, played under challenges; the league keeps every koban, XP and "
+    "advancement after each match.",
+    rules_pages=(
+        ("Rules reference", "rules:index"),
+        ("Challenges", "rules:challenges"),
+        ("League tables", "rules:tables"),
+        ("Combat odds", "rules:odds"),
+    ),
 )

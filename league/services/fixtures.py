@@ -166,7 +166,10 @@ def fixture_arrange(
 
 
 def fixture_set_challenge(*, match: Match, challenge: Challenge) -> Match:
-    """Set the challenge of a fixture not yet kicked off (the chooser's pick, or the master's)."""
+    """Set the challenge of a fixture not yet kicked off (the chooser's pick, or the master's). A
+    fixture of a game without challenges (a players' game) has none to set: refused."""
+    if match.league_id is not None and not match.league.game_info.has_challenges:
+        raise ValidationError(f"{match.league.game_info.name} has no challenges: a game of it is played without one.")
     if match.status != Match.Status.SCHEDULED or match.kicked_off_at is not None:
         raise ValidationError("The challenge is fixed once the match has kicked off.")
     match.challenge = challenge

@@ -1,10 +1,13 @@
-"""Fixtures of more than two sides (tables of a game such as Kage Masters) on the pages."""
+"""Fixtures on the pages: of more than two sides (tables of a game such as Kage Masters), and a
+players' game's result in one line ("Ink Shadow won: Soke killed in battle", issue 28, part 3)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from django import template
+
+from matches import game_results
 
 register = template.Library()
 
@@ -13,3 +16,44 @@ register = template.Library()
 def others_of(sides: Iterable, team_id: int) -> list:
     """The sides of a fixture (MatchTeam rows, prefetched) other than ``team_id``'s: no query."""
     return [side for side in sides if side.team_id != team_id]
+
+
+def _line_record(match) -> dict | None:
+    """The record a fixture's line reads: the one applied (the second, a dispute settled so), else
+    the submitted one, whole when loaded or as its annotated keys (league.selectors.record_line_fields)."""
+    if match.settlement == "second" and isinstance(match.counter_record, dict):
+        return match.counter_record
+    if "submitted_record" not in match.get_deferred_fields():
+        return match.submitted_record if isinstance(match.submitted_record, dict) else None
+    if getattr(match, "record_game", None) is None:
+        return None
+    return {"game": match.record_game, "winner": match.record_winner, "ending": match.record_ending}
+
+
+@register.filter
+def result_line(match) -> str:
+    """A two-player game's result as one line ("" for a game whose score or places tell it): sides
+    prefetched in slot order, no query."""
+    if match.status not in ("confirmed", "submitted"):
+        return ""
+    return game_results.result_line(_line_record(match), [side.team.name for side in match.sides.all()])
+
+
+_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+@register.filter
+def places_of(sides) -> list[tuple]:
+    """A table's sides with their places by points (the treasure of a Kage Masters table): (side,
+    "1st" or "=2nd"), in seat order; a side without points yet has no place (""). No query."""
+    sides = list(sides)
+    points = [s.points for s in sides if s.points is not None]
+    out = []
+    for side in sides:
+        if side.points is None:
+            out.append((side, ""))
+            continue
+        place = 1 + sum(other > side.points for other in points)
+        shared = sum(other == side.points for other in points) > 1
+        out.append((side, ("=" if shared else "") + _ORDINALS.get(place, f"{place}th")))
+    return out

@@ -24,18 +24,25 @@ def simulate_fixture_panel(context, match: Match) -> dict:
     simulator played it (seed, policy, dice summary, the log)."""
     if match.simulated:
         run = SimulationRun.objects.filter(match=match).first()
-        return {"show": False, "run": run}
+        return {"show": False, "run": run, "scrolls": match.league is None or match.league.has_team_scrolls}
     user = context["request"].user
     if match.status != Match.Status.SCHEDULED or not services.is_master_of(user, match):
         return {"show": False}
     if match.league_id is not None and (unavailable := simulation.simulation_unavailable(match.league)):
         return {"show": True, "unavailable": unavailable}
+    scrolls = match.league is None or match.league.has_team_scrolls
     form = SimulateForm(
         label="Simulate this fixture",
         action=reverse("simulation:simulate", kwargs={"pk": match.pk}),
         prefix_id="sim-match",
+        scrolls=scrolls,
     )
-    return {"show": True, "form": form, "job": match.simulation_jobs.filter(status__in=simulation.OPEN).first()}
+    return {
+        "show": True,
+        "form": form,
+        "scrolls": scrolls,
+        "job": match.simulation_jobs.filter(status__in=simulation.OPEN).first(),
+    }
 
 
 @register.inclusion_tag("league/includes/_simulate_season.html", takes_context=True)
@@ -46,6 +53,7 @@ def simulate_season_panel(context, season: Season) -> dict:
     if unavailable := simulation.simulation_unavailable(season.league):
         return {"show": True, "unavailable": unavailable}
     kwargs = {"slug": season.league.slug, "number": season.number}
+    scrolls = season.league.has_team_scrolls
     current = simulation.next_round(season)
     weekly = simulation.default_weekly_rounds(season) if season.format == Season.Format.RANDOM_WEEKLY else None
     round_label = "Simulate this round"
@@ -59,7 +67,10 @@ def simulate_season_panel(context, season: Season) -> dict:
         "show": True,
         "current": current,
         "round_form": SimulateForm(
-            label=round_label, action=reverse("simulation:simulate_round", kwargs=kwargs), prefix_id="sim-round"
+            label=round_label,
+            action=reverse("simulation:simulate_round", kwargs=kwargs),
+            prefix_id="sim-round",
+            scrolls=scrolls,
         ),
         "regular_form": SimulateForm(
             label="Simulate the rest of the regular season",
@@ -67,6 +78,7 @@ def simulate_season_panel(context, season: Season) -> dict:
             weekly_rounds=weekly,
             prefix_id="sim-regular",
             css="btn-outline-danger",
+            scrolls=scrolls,
         )
         if simulation.offers_regular_season(season, bracket=context.get("has_bracket"))
         else None,
@@ -76,6 +88,9 @@ def simulate_season_panel(context, season: Season) -> dict:
             weekly_rounds=weekly,
             prefix_id="sim-season",
             css="btn-outline-danger",
+            scrolls=scrolls,
         ),
+        "scrolls": scrolls,
+        "entrants": season.league.game_info.entrants,
         "job": SimulationJob.objects.filter(season=season, status__in=simulation.OPEN).first(),
     }

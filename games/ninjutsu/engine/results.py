@@ -72,6 +72,21 @@ class Ending(StrEnum):
     def soke_died(self) -> bool:
         return self in (Ending.SOKE_ATTACKED, Ending.SOKE_ATTACKING, Ending.OUT_OF_DOJO)
 
+    @property
+    def short(self) -> str:
+        """How the game ended, in the few words a list of results gives it ("Ink Shadow won: Soke
+        killed in battle")."""
+        return _SHORT[self]
+
+
+_SHORT = {
+    Ending.SOKE_ATTACKED: "Soke killed in battle",
+    Ending.SOKE_ATTACKING: "Soke fell attacking",
+    Ending.OUT_OF_DOJO: "Soke's die left the Dojo",
+    Ending.CONCEDED: "the opponent conceded",
+    Ending.TIME_LIMIT: "on time",
+}
+
 
 class Card(StrEnum):
     """The action card that opened the way to the Soke, if one did (NJ l.104-106, l.116)."""
