@@ -353,11 +353,8 @@ class MatchViewSet(ReadOnlyViewSet):
         """Confirm a submitted result (an opponent or the master): the post-game sequence runs.
         ``upkeep``: the confirmer's choices for his own ronin (left out: paid); another team's
         ronin waits for its owner (``upkeep_waits``, then the ``upkeep`` endpoint)."""
-        match = self.get_object()
-        body = s.UpkeepDecisionInput(data=request.data)
-        body.is_valid(raise_exception=True)
-        match_services.match_confirm(match=match, actor=request.user, upkeep=_upkeep(body.validated_data))
-        return _match_response(match.pk, request)
+        match_services.match_confirm(match=self.get_object(), actor=request.user, upkeep=_upkeep(request))
+        return _match_response(int(pk), request)
 
     @extend_schema(request=s.UpkeepDecisionInput, responses=s.MatchDetailSerializer, filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
@@ -365,11 +362,8 @@ class MatchViewSet(ReadOnlyViewSet):
         """Decide the upkeep of your own ronin while an accepted result waits for it
         (``upkeep_waits``; the master may decide any side's); the post-game sequence runs once no
         ronin waits."""
-        match = self.get_object()
-        body = s.UpkeepDecisionInput(data=request.data)
-        body.is_valid(raise_exception=True)
-        match_services.match_decide_upkeep(match=match, actor=request.user, upkeep=_upkeep(body.validated_data))
-        return _match_response(match.pk, request)
+        match_services.match_decide_upkeep(match=self.get_object(), actor=request.user, upkeep=_upkeep(request))
+        return _match_response(int(pk), request)
 
     @extend_schema(request=s.DecisionInput, responses=s.MatchDetailSerializer, filters=False)
     @action(detail=True, methods=["post"], filterset_class=None)
@@ -392,8 +386,11 @@ class MatchViewSet(ReadOnlyViewSet):
         return _match_response(match.pk, request)
 
 
-def _upkeep(document: dict) -> dict[int, str]:
-    return {u["ninja"]: u["decision"] for u in document.get("upkeep", [])}
+def _upkeep(request) -> dict[int, str]:
+    """The request's ``upkeep`` list (UpkeepDecisionInput, checked) as {ninja id: choice}."""
+    body = s.UpkeepDecisionInput(data=request.data)
+    body.is_valid(raise_exception=True)
+    return {u["ninja"]: u["decision"] for u in body.validated_data.get("upkeep", [])}
 
 
 # --- teams and ninjas -------------------------------------------------------------------------------

@@ -959,15 +959,13 @@ def match_settle(
             settlement = Match.Settlement.EDITED
         locked.settlement = settlement
         if upkeep_undecided(locked, sides):
-            # the record is settled; a ronin's owner still decides its upkeep
+            # the record is settled; a ronin's owner still decides its upkeep (applied then)
             locked.submitted_record, locked.counter_record = data, None
-            locked.save(update_fields=["settlement", "submitted_record", "counter_record"])
+            _accept_or_wait(
+                locked, actor=actor, sides=sides, also_save=["settlement", "submitted_record", "counter_record"]
+            )
         else:
-            locked.save(update_fields=["settlement"])
-        if upkeep_undecided(locked, sides):
-            _accept_or_wait(locked, actor=actor, sides=sides)
-        else:
-            _apply_sequence(locked, actor=actor, data=data, sides=sides, also_save=["upkeep_choices"])
+            _apply_sequence(locked, actor=actor, data=data, sides=sides, also_save=["settlement", "upkeep_choices"])
     match.refresh_from_db()
     return match
 
