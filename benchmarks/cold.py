@@ -175,7 +175,7 @@ def measure_league(n, seeded, other, rounds: int, cpu: Cpu, minimal_ms: float) -
             "warm": lambda: None,
             "after a write elsewhere": lambda: write_elsewhere(other),
             "after a write here": lambda: move_league_versions(seeded.league),
-            "cold": lambda: _empty_cache(cache, client, user),
+            "cold": lambda client=client, user=user: _empty_cache(cache, client, user),
         }
         for state in STATES:
             get()  # built once: the state is then made from a warm cache
@@ -325,7 +325,9 @@ def check_goals(figures: list[Figure], sizes: list[int]) -> list[tuple[str, bool
     for page in PAGES:
         if (64, page) in cold:
             f = cold[64, page]
-            goals.append((f"{page} cold at 64 teams: {f.ratio:.1f} minimal views <= {GOAL_COLD_RATIO:g}", f.ratio <= 14))
+            goals.append(
+                (f"{page} cold at 64 teams: {f.ratio:.1f} minimal views <= {GOAL_COLD_RATIO:g}", f.ratio <= 14)
+            )
         if (8, page) in cold and (256, page) in cold:
             growth = cold[256, page].ms / cold[8, page].ms
             goals.append((f"{page} cold at 256 teams: {growth:.2f}x its cost at 8 <= {GOAL_GROWTH:g}", growth <= 1.5))
