@@ -961,7 +961,8 @@ class BoardSerializer(serializers.Serializer):
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_csv_url(self, board):
-        return f"{self.context['csv_url']}?board={board.key}"
+        url = self.context["csv_url"]
+        return f"{url}{'&' if '?' in url else '?'}board={board.key}"
 
     @extend_schema_field(LeaderboardRowSerializer(many=True))
     def get_rows(self, board):
@@ -979,6 +980,12 @@ class LeaderboardQuery(serializers.Serializer):
     league = serializers.SlugField(max_length=100, required=False, help_text="A league's slug")
     season = serializers.IntegerField(min_value=1, max_value=2**62, required=False, help_text="A season's id")
     board = serializers.ChoiceField(choices=leaderboard_selectors.BOARD_KEYS, required=False, help_text="One board")
+    game = serializers.ChoiceField(
+        choices=games_registry.CHOICES,
+        required=False,
+        help_text="All time: the game whose leagues' boards these are (default the first game); a league's "
+        "and a season's are of the league's game (another is a 400)",
+    )
     limit = serializers.IntegerField(
         min_value=1,
         max_value=leaderboard_selectors.MAX_LIMIT,

@@ -544,8 +544,14 @@ class LeaderboardList(generics.ListAPIView):
             season = get_object_or_404(Season.objects.select_related("league"), pk=query["season"])
             if league is not None and season.league_id != league.pk:
                 raise ValidationError({"season": "This season is not one of the league's."})
-            return Scope(league=season.league, season=season)
-        return Scope(league=league)
+            scope = Scope(league=season.league, season=season)
+        elif league is not None:
+            scope = Scope(league=league)
+        else:
+            return Scope(game=query.get("game") or games_registry.DEFAULT)
+        if "game" in query and query["game"] != scope.league.game:
+            raise drf_exceptions.ValidationError({"game": ["The league is of another game."]})
+        return scope
 
     def list(self, request, *args, **kwargs):
         query = s.LeaderboardQuery(data=queries.single_values(request.query_params, s.LeaderboardQuery().fields))

@@ -115,3 +115,13 @@ class ClubFilterForm(_GetForm):
         required=False,
         label="Order",
     )
+
+
+class GameFilterForm(forms.Form):
+    """The all-time leaderboards' game (the first game when none is chosen or the one chosen is
+    unknown: the error is shown)."""
+
+    game = forms.ChoiceField(choices=registry.CHOICES, required=False)
+
+    def chosen(self) -> str:
+        return (self.cleaned_data.get("game") if self.is_valid() else None) or registry.DEFAULT

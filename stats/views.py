@@ -21,7 +21,7 @@ from games import registry
 from league.games import game_of
 from league.models import League, Season
 from stats import charts
-from stats.forms import KINDS, BalanceFilterForm, ClubFilterForm, RatingsFilterForm
+from stats.forms import KINDS, BalanceFilterForm, ClubFilterForm, GameFilterForm, RatingsFilterForm
 from stats.intervals import THIN
 from stats.models import RatingsState
 from stats.selectors import balance, history, leaderboards, ratings
@@ -99,10 +99,16 @@ def coach(request: HttpRequest, username: str) -> HttpResponse:
 PLAYERS_BOARDS = ["wins", "unbeaten"]
 
 
-def _leaderboards(request: HttpRequest, scope: Scope, league: League | None) -> HttpResponse:
+def _leaderboards(request: HttpRequest, scope: Scope, league: League | None, form=None) -> HttpResponse:
     seasons = list(Season.objects.filter(league=league).order_by("-number")[:SEASON_LINKS]) if league else []
-    players = league is not None and not league.has_team_scrolls
+    info = registry.get(scope.game_key or registry.DEFAULT)
+    players = not info.has_team_scrolls
+    csv_url = scope.csv_url()
     context = {
+        "form": form,
+        "game": info,
+        "games": registry.GAMES.values(),
+        "csv_board_url": csv_url + ("&" if "?" in csv_url else "?") + "board=",
         "scope": scope,
         "league": league,
         "seasons": seasons,
@@ -112,14 +118,17 @@ def _leaderboards(request: HttpRequest, scope: Scope, league: League | None) -> 
         "csv_rows": leaderboards.MAX_LIMIT,
         "players": players,
         # The game's own statistics (stats.games), for a league of a players' game.
-        "game_stats": game_of(league).statistics(league=league, season=scope.season) if players else None,
+        "game_stats": game_of(league).statistics(league=league, season=scope.season) if players and league else None,
     }
     return render(request, "stats/leaderboards.html", context)
 
 
 @require_safe
 def all_time_leaderboards(request: HttpRequest) -> HttpResponse:
-    return _leaderboards(request, Scope(), None)
+    """Every league's boards, of one game (``?game=``, the first game by default; an unknown one is
+    said on the page): no board ranks one game's teams with another's players."""
+    form = GameFilterForm(request.GET)
+    return _leaderboards(request, Scope(game=form.chosen()), None, form)
 
 
 @require_safe

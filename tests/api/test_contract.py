@@ -39,6 +39,7 @@ QUERY_VALUES = [
     ("/api/v1/leaderboards/", "board", ["", "xp", "nope"]),
     ("/api/v1/leaderboards/", "limit", ["0", "1", "100", "101", ""]),
     ("/api/v1/leaderboards/", "league", ["", "no-such-league", "bad slug"]),
+    ("/api/v1/leaderboards/", "game", ["", "ninjutsu", "chess"]),
 ]
 
 WHOLE_NUMBER = re.compile(r"-?[0-9]+")

@@ -278,3 +278,29 @@ def test_the_kage_tables_strength_column_is_the_players_plackett_luce_rating(cli
         rating = StrengthRating.objects.get(team=player, system=PL)
         row = league_table.split(player.name)[1].split("</tr>")[0]
         assert f'<span title="± {rating.spread:.1f}">{rating.rating:.1f}</span>' in row, row
+
+
+def test_the_all_time_leaderboards_are_of_one_game(client, two_games, django_assert_max_num_queries):
+    url = reverse("stats:leaderboards")
+
+    def board(html, key="wins"):
+        return html.split(f'data-testid="board-{key}"')[1].split("</section>")[0]
+
+    with django_assert_max_num_queries(20):
+        nas = client.get(url).content.decode()
+    assert "Tigers" in board(nas) and "Ink Shadow" not in board(nas) and "Moon Fox" not in board(nas)
+    with django_assert_max_num_queries(12):
+        nj = client.get(url, {"game": games.NINJUTSU}).content.decode()
+    assert "Moon Fox" in board(nj) and "Tigers" not in nj.split("<main")[-1]
+    assert 'data-testid="board-koban"' not in nj and "Every league of Ninjutsu: Battle of the Ninjas" in nj
+    bad = client.get(url, {"game": "chess"})
+    assert bad.status_code == 200 and "Tigers" in board(bad.content.decode())
+    # the API and the CSV: the same scope
+    api = client.get(reverse("api:leaderboards"), {"game": games.NINJUTSU, "board": "wins"}).json()["results"][0]
+    assert [r["team"]["name"] for r in api["rows"]] == ["Moon Fox"] and api["csv_url"].endswith(
+        "?game=ninjutsu&board=wins"
+    )
+    assert client.get(reverse("api:leaderboards"), {"game": games.NINJUTSU, "league": "moonlight"}).status_code == 400
+    csv = client.get(reverse("exports:leaderboards_csv"), {"game": games.NINJUTSU, "board": "wins"}).content.decode()
+    assert "Moon Fox" in csv and "Tigers" not in csv
+    assert client.get(reverse("exports:leaderboards_csv"), {"game": "chess"}).status_code == 400
