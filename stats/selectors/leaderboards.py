@@ -106,7 +106,7 @@ class Scope:
             return f"{self.season.league.name} — {self.season.name}"
         if self.league is not None:
             return f"{self.league.name}, all seasons"
-        if self.game is not None:
+        if self.game not in (None, registry.DEFAULT):  # the first game's all time is titled as before
             return f"Every league of {registry.get(self.game).name}, all time"
         return "All leagues, all time"
 
