@@ -79,6 +79,8 @@ def ninja_career(request: HttpRequest, pk: int) -> HttpResponse:
 def coach(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
     page = _page(request, history.coach_teams(user))
+    entrants = {registry.get(team.game).entrant for team in page.object_list}
+    heading = "Teams and entries" if len(entrants) > 1 else "Teams" if entrants == {"team"} else "Entries"
     for team in page.object_list:  # each team's record in its game's words
         team.record_line = history.GameCareer(
             registry.get(team.game), team.played, team.won, team.drawn, team.lost
@@ -88,6 +90,7 @@ def coach(request: HttpRequest, username: str) -> HttpResponse:
         "page": page,
         # a career and its ratings a game, side by side: never one career or rating across games
         "careers": history.coach_careers(user),
+        "teams_heading": heading,
     }
     return render(request, "stats/coach.html", context)
 

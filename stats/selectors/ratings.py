@@ -42,7 +42,7 @@ def system_note(game: str, system: str) -> str:
     only: a Kage table seats up to five players)."""
     info = registry.get(game)
     if system == PLACKETT_LUCE:
-        low = 2 if info.strength_system == PLACKETT_LUCE else 3
+        low = info.min_players if info.strength_system == PLACKETT_LUCE else 3
         return f"Plackett–Luce for every game of {_sizes(low, info.max_players)} {info.entrants}: mu ± 3 sigma"
     return f"Glicko-2 for games of two {info.entrants}: the rating ± 2 RD (about a 95% interval)"
 
@@ -50,7 +50,7 @@ def system_note(game: str, system: str) -> str:
 def system_label(game: str, system: str) -> str:
     info = registry.get(game)
     if system == PLACKETT_LUCE:
-        low = 2 if info.strength_system == PLACKETT_LUCE else 3
+        low = info.min_players if info.strength_system == PLACKETT_LUCE else 3
         return f"Plackett–Luce (tables of {_sizes(low, info.max_players)})"
     return "Glicko-2 (one on one)"
 

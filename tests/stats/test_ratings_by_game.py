@@ -178,7 +178,8 @@ def test_the_ratings_pages_are_one_game_each_with_a_working_league_filter(
 def test_the_table_rating_text_is_the_games_own(client, db):
     kage = client.get(reverse("stats:ratings"), {"game": games.KAGE_MASTERS}).content.decode()
     note = kage.split('data-testid="ratings-note"')[1].split("</p>")[0]
-    assert "Plackett–Luce for every game of 2 to 5 players" in note
+    km = games.get(games.KAGE_MASTERS)  # a table seats up to five players
+    assert km.max_players == 5 and f"Plackett–Luce for every game of {km.min_players} to 5 players" in note
     assert "3- and 4-team" not in kage and "Glicko-2" not in note
     nas = client.get(reverse("stats:ratings")).content.decode()
     assert "Plackett–Luce for every game of 3 or 4 teams" in nas and "Glicko-2 for games of two teams" in nas
@@ -304,3 +305,27 @@ def test_the_all_time_leaderboards_are_of_one_game(client, two_games, django_ass
     csv = client.get(reverse("exports:leaderboards_csv"), {"game": games.NINJUTSU, "board": "wins"}).content.decode()
     assert "Moon Fox" in csv and "Tigers" not in csv
     assert client.get(reverse("exports:leaderboards_csv"), {"game": "chess"}).status_code == 400
+
+
+def visible_main(html: str) -> str:
+    main = html.split('<main id="main"')[1].split("</main>")[0]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", main))
+
+
+def test_a_players_pages_speak_of_players(client, db):
+    """A member who plays only Ninjutsu: their page and their game's lists say nothing of teams or
+    coaches (the All-Stars words)."""
+    nj = LeagueFactory(name="Ink nights", slug="ink-nights", game=games.NINJUTSU)
+    season = self_arranged(nj)
+    ink, fox = entry(nj, UserFactory(username="ume"), "Ink Shadow"), entry(nj, UserFactory(), "Moon Fox")
+    settle(match_services.match_create(teams=[ink, fox], season=season), (1, 0), ratings=(0, 0), koban=(0, 0), minute=1)
+    ratings.ratings_recompute()
+    pages = [
+        reverse("stats:coach", kwargs={"username": "ume"}),
+        reverse("stats:ratings") + "?game=ninjutsu",
+        reverse("stats:coach_ratings") + "?league=ink-nights",
+    ]
+    for url in pages:
+        text = visible_main(client.get(url).content.decode())
+        assert "Ink Shadow" in text or "ume" in text, url
+        assert not re.search(r"\bteams?\b|\bcoach(es)?\b", text, re.I), (url, text)
