@@ -325,33 +325,56 @@ class RoundProgress(RoundNaming):
 def round_progress(season: Season, *, today: dt.date | None = None) -> list[RoundProgress]:
     """Each round of the season in play order, with how many of its fixtures are played, waiting
     for confirmation, disputed, overdue, in play and not started: two queries (the counts, grouped
-    by round in the database, and the rounds' dates) whatever the number of fixtures."""
+    in the database, and the rounds' dates) whatever the number of fixtures.
+
+    The fixtures are counted by round, status, whether they kicked off and where their own
+    deadline stands (none, passed, to come); a fixture without one has its round's, applied to
+    the counts here: no subquery per fixture (issue 29, part 2: it was most of the desk's cost).
+    """
     today = today or timezone.localdate()
-    in_time = Q(due__isnull=True) | Q(due__gte=today)
+    own = Case(
+        When(deadline__isnull=True, then=Value("none")),
+        When(deadline__lt=today, then=Value("passed")),
+        default=Value("to come"),
+        output_field=CharField(),
+    )
     rows = (
         Match.objects.filter(season=season)
         .exclude(status=Match.Status.VOIDED)
-        .annotate(due=due_expression())
-        .values("stage", "round_number")
-        .annotate(
-            played=Count("id", filter=Q(status__in=Match.DECIDED_STATUSES)),
-            waiting=Count("id", filter=Q(status=SUBMITTED)),
-            disputed=Count("id", filter=Q(status=DISPUTED)),
-            overdue=Count("id", filter=Q(status=SCHEDULED, due__lt=today)),
-            in_play=Count("id", filter=Q(in_time, status=SCHEDULED, kicked_off_at__isnull=False)),
-            not_started=Count("id", filter=Q(in_time, status=SCHEDULED, kicked_off_at__isnull=True)),
-        )
+        .annotate(own=own, started=Q(kicked_off_at__isnull=False))
+        .values("stage", "round_number", "status", "own", "started")
+        .annotate(n=Count("id"))
         .order_by()
     )
     dates = {(r.stage, r.round_number): r for r in Round.objects.filter(season=season)}
-    rounds = []
+    rounds: dict[tuple, RoundProgress] = {}
     for row in rows:
-        progress = RoundProgress(**row)
-        rnd = dates.get((progress.stage, progress.round_number))
-        if rnd is not None:
-            progress.starts_on, progress.deadline = rnd.starts_on, rnd.deadline
-        rounds.append(progress)
-    return sorted(rounds, key=RoundProgress.order)
+        key = (row["stage"], row["round_number"])
+        progress = rounds.get(key)
+        if progress is None:
+            progress = rounds[key] = RoundProgress(stage=key[0], round_number=key[1])
+            rnd = dates.get(key)
+            if rnd is not None:
+                progress.starts_on, progress.deadline = rnd.starts_on, rnd.deadline
+        status, n = row["status"], row["n"]
+        if status in Match.DECIDED_STATUSES:
+            progress.played += n
+        elif status == SUBMITTED:
+            progress.waiting += n
+        elif status == DISPUTED:
+            progress.disputed += n
+        elif status == SCHEDULED:
+            if row["own"] == "none":
+                passed = progress.deadline is not None and progress.deadline < today
+            else:
+                passed = row["own"] == "passed"
+            if passed:
+                progress.overdue += n
+            elif row["started"]:
+                progress.in_play += n
+            else:
+                progress.not_started += n
+    return sorted(rounds.values(), key=RoundProgress.order)
 
 
 def current_round(rounds: list[RoundProgress]) -> RoundProgress | None:
