@@ -206,6 +206,64 @@ def minimal_cpu(cpu: Cpu, user, repeat: int = 200) -> float:
     return statistics.median(cpu.measure(lambda: client.get("/bench/minimal")) for _ in range(repeat))
 
 
+def set_up(db_url: str, *, redis_url: str, reuse: bool, page_cache: bool = True) -> bool:
+    """The environment of a production process (DEBUG off, Redis, the fragment cache on), the
+    benchmark's database created (or reused: returns whether it was) and migrated, Django set up."""
+    os.environ.update(
+        {
+            "DATABASE_URL": db_url,
+            "DJANGO_SETTINGS_MODULE": "benchmarks.bench_settings",
+            "DEBUG": "0",
+            "SECRET_KEY": "benchmark-only-secret-key-" + "x" * 40,
+            "SECURE_SSL_REDIRECT": "0",
+            "ALLOWED_HOSTS": "127.0.0.1,testserver",
+            "BENCH_STATIC_ROOT": tempfile.mkdtemp(prefix="bench-static-"),
+            "AXES_ENABLED": "0",
+            "REDIS_URL": redis_url,
+            "CACHE_KEY_PREFIX": f"bench-cold-{os.getpid()}",
+            "FRAGMENT_CACHE_SECONDS": "300",  # as in production (on with Redis)
+            "PAGE_CACHE_SECONDS": "300" if page_cache else "0",
+            "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
+        }
+    )
+    reuse = reuse and database_exists(db_url)
+    if not reuse:
+        create_database(db_url)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0, interactive=False)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    return reuse
+
+
+def seeded_leagues(sizes: list[int], *, reuse: bool, services_matches: int) -> dict:
+    """One mid-season round-robin league per size (benchmarks/seed.py), or the one a --keep-db run left."""
+    from benchmarks import seed
+    from league.models import League, Season
+    from newsletters.models import Newsletter
+
+    leagues = {}
+    for n in sizes:
+        name = f"Bench League {n}"
+        league = League.objects.filter(name=name).first() if reuse else None
+        if league is None:
+            t0 = time.perf_counter()
+            s = seed.seed_league(
+                name=name, teams=n, played=n * (n - 1) // 4, services_matches=services_matches, seed=n, advancements=0.5
+            )
+            s.newsletter = seed.seed_newsletter(s.league, s.season)
+            print(f"Seeded {name} in {time.perf_counter() - t0:.0f} s", flush=True)
+        else:
+            season = Season.objects.filter(league=league).order_by("-number").first()
+            s = seed.Seeded(league=league, season=season, teams=list(league.teams.order_by("pk")))
+            s.newsletter = Newsletter.objects.filter(league=league, published_at__isnull=False).first()
+        leagues[n] = s
+    return leagues
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="8,64,256")
@@ -219,59 +277,11 @@ def main() -> int:
     args = parser.parse_args()
     sizes = sorted({int(n) for n in args.sizes.split(",")})
     db_url = database_url()
-    os.environ.update(
-        {
-            "DATABASE_URL": db_url,
-            "DJANGO_SETTINGS_MODULE": "benchmarks.bench_settings",
-            "DEBUG": "0",
-            "SECRET_KEY": "benchmark-only-secret-key-" + "x" * 40,
-            "SECURE_SSL_REDIRECT": "0",
-            "ALLOWED_HOSTS": "127.0.0.1,testserver",
-            "BENCH_STATIC_ROOT": tempfile.mkdtemp(prefix="bench-static-"),
-            "AXES_ENABLED": "0",
-            "REDIS_URL": args.redis_url,
-            "CACHE_KEY_PREFIX": f"bench-cold-{os.getpid()}",
-            "FRAGMENT_CACHE_SECONDS": "300",  # as in production (on with Redis)
-            "PAGE_CACHE_SECONDS": "300",
-            "EMAIL_BACKEND": "django.core.mail.backends.locmem.EmailBackend",
-        }
-    )
-    reuse = args.reuse_db and database_exists(db_url)
-    if not reuse:
-        create_database(db_url)
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
+    reuse = set_up(db_url, redis_url=args.redis_url, reuse=args.reuse_db)
     from benchmarks import seed
-    from league.models import League, Season
-    from newsletters.models import Newsletter
 
-    call_command("migrate", verbosity=0, interactive=False)
-    call_command("collectstatic", verbosity=0, interactive=False)
-    leagues = {}
     try:
-        for n in sizes:
-            name = f"Bench League {n}"
-            league = League.objects.filter(name=name).first() if reuse else None
-            if league is None:
-                t0 = time.perf_counter()
-                s = seed.seed_league(
-                    name=name,
-                    teams=n,
-                    played=n * (n - 1) // 4,
-                    services_matches=args.services_matches,
-                    seed=n,
-                    advancements=0.5,
-                )
-                s.newsletter = seed.seed_newsletter(s.league, s.season)
-                print(f"Seeded {name} in {time.perf_counter() - t0:.0f} s", flush=True)
-            else:
-                season = Season.objects.filter(league=league).order_by("-number").first()
-                s = seed.Seeded(league=league, season=season, teams=list(league.teams.order_by("pk")))
-                s.newsletter = Newsletter.objects.filter(league=league, published_at__isnull=False).first()
-            leagues[n] = s
+        leagues = seeded_leagues(sizes, reuse=reuse, services_matches=args.services_matches)
         if len(leagues) == 1:  # a write elsewhere needs another league
             extra = sizes[0] + 1
             leagues_other = seed.seed_league(
