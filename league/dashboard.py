@@ -33,6 +33,7 @@ from django.db.models import (
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from common import invalidation
 from league.models import Round, Season
 from league.selectors import MATCH_JSON_FIELDS, RoundNaming, sides_prefetch
 from matches.models import AWAITING_STATUSES, Match, MatchTeam
@@ -230,6 +231,28 @@ def player_matches(user, *, limit: int = LIMIT) -> dict[str, MatchList]:
         bucket.items.append(item)
         bucket.total = match.total
     return lists
+
+
+def player_scopes(user) -> list[str]:
+    """The cache scopes (common/invalidation.py) of what a player's dashboard shows: each of their
+    teams (a match of a team, its rolls and its application move the team's version), the seasons
+    those teams are entered in and those the player masters (their rounds' deadlines, the
+    opponents' names), and those seasons' leagues' names. Two queries."""
+    teams = list(Team.objects.filter(owner=user).values_list("pk", "league_id"))
+    seasons = list(
+        Season.objects.filter(Q(entries__team__owner=user) | Q(league__master=user))
+        .values_list("pk", "league_id")
+        .distinct()
+    )
+    leagues = {league for _, league in teams + seasons if league is not None}
+    return sorted(
+        {
+            *(invalidation.team(pk) for pk, _ in teams),
+            *(invalidation.season(pk) for pk, _ in seasons),
+            *(invalidation.league(pk) for pk in leagues),
+            *(invalidation.league_meta(pk) for pk in leagues),
+        }
+    )
 
 
 def player_dashboard(user, *, today: dt.date | None = None) -> Dashboard:
