@@ -1,14 +1,20 @@
 """Every benchmark in one command, and one table of their figures (issue 15):
 
-    .venv/bin/python benchmarks/run_all.py [--quick] [--only pages,swiss,simulation,odds] [--log FILE]
+    .venv/bin/python benchmarks/run_all.py [--quick] [--only pages,cold,load,swiss,simulation,odds] [--log FILE]
 
 Runs, one after the other (so that they do not share the CPUs), each as its own process:
 
 * benchmarks/pages.py: the league table, team scroll, match page and newsletter at 8, 64 and 256
   teams, anonymous (page cache) and member (rendered), ratios to the minimal view, rows fetched;
+* benchmarks/cold.py: the six member pages (table, scroll, match page, dashboard, the master's
+  desk, newsletter) at 8, 64 and 256 teams, warm, after a write elsewhere, after a write to that
+  league and cold, as CPU time (process and database) against the minimal view (issue 29);
+* benchmarks/load_dashboard.py: 16 members on their dashboards on 2 gunicorn workers with wrk, a
+  visitor's rendered page beside them, latency percentiles, and wrk's own ceiling (issue 29);
 * benchmarks/swiss.py: swiss pairing of 1,000 teams, rounds 1-7 (no baseline);
-* benchmarks/simulate_season.py: a 16-team double round robin simulated with persistence, the
-  engine alone, and the engine at allowance-maximum rosters;
+* benchmarks/simulate_season.py: a 16-team double round robin simulated with persistence (one job
+  for the season, then round by round; CPU time with the database's), the engine alone, and the
+  engine at allowance-maximum rosters;
 * benchmarks/odds.py: the exact odds table.
 
 Each one's own output goes to the log (default: a temporary file, named at the end); the table
@@ -52,7 +58,7 @@ def run(name: str, args: list[str], log) -> dict | None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="smaller runs (8,64 teams; 1 round; fewer repeats)")
-    parser.add_argument("--only", default="pages,swiss,simulation,odds")
+    parser.add_argument("--only", default="pages,cold,load,swiss,simulation,odds")
     parser.add_argument("--log", help="where the benchmarks' own output goes")
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -83,6 +89,46 @@ def main() -> int:
                 rows.append(
                     ("pages", "goals missed", str(len(missed)) + (": " + "; ".join(missed) if missed else ""), "")
                 )
+        if "cold" in only:
+            cold = run(
+                "cold", ["benchmarks/cold.py"] + (["--sizes", "8,64", "--rounds", "3"] if args.quick else []), log
+            )
+            if cold is None:
+                rows.append(("cold", "failed", "see the log", ""))
+            else:
+                for f in cold["figures"]:
+                    goal = "<= 14" if f["state"] == "cold" and f["teams"] == 64 else ""
+                    rows.append(
+                        (
+                            "cold",
+                            f"{f['page']}, {f['teams']} teams, {f['state']}",
+                            f"{f['ratio']:.1f} minimal views ({f['ms']:.1f} ms CPU); {f['queries']} queries, {f['rows']} rows",
+                            goal,
+                        )
+                    )
+                missed = [text for text, ok in cold["goals"] if not ok]
+                rows.append(
+                    ("cold", "goals missed", str(len(missed)) + (": " + "; ".join(missed) if missed else ""), "")
+                )
+        if "load" in only:
+            load_args = ["benchmarks/load_dashboard.py"] + (["--seconds", "8"] if args.quick else [])
+            loaded = run("load", load_args, log)
+            if loaded is None:
+                rows.append(("load", "failed", "see the log", ""))
+            else:
+                goals = {
+                    "dashboard, members": "p95 < 150 ms",
+                    "visitor during the members' load": "p95 < 100 ms",
+                }
+                for name, f in loaded["figures"].items():
+                    rows.append(
+                        (
+                            "load",
+                            f"{name} ({f['connections']} connections)",
+                            f"{f['rps']:.1f} req/s, p50 {f['p50_ms']:.0f} ms, p95 {f['p95_ms']:.0f} ms",
+                            goals.get(name, ""),
+                        )
+                    )
         if "swiss" in only:
             swiss = run(
                 "swiss",
@@ -113,6 +159,22 @@ def main() -> int:
                         "simulation",
                         f"{sim['matches']} matches persisted",
                         f"{sim['persisted_per_s']:.1f} matches/s ({sim['queries_per_match']:.0f} queries a match)",
+                        ">= 20/s",
+                    )
+                )
+                rows.append(
+                    (
+                        "simulation",
+                        "season job, CPU time (process and database)",
+                        f"{sim['persisted_cpu_per_s']:.1f} matches/s",
+                        ">= 20/s",
+                    )
+                )
+                rows.append(
+                    (
+                        "simulation",
+                        "round by round, CPU time (process and database)",
+                        f"{sim['round_by_round_cpu_per_s']:.1f} matches/s",
                         ">= 20/s",
                     )
                 )

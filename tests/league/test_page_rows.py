@@ -72,3 +72,56 @@ def test_season_page_rows_follow_the_teams_shown_and_queries_stay_the_same(clien
     assert per_team <= 3.5, (small_rows, large_rows)
     assert small_rows - 8 * per_team <= 40, (small_rows, large_rows)
     assert large_body.count(b"pre-match sheet") == 64 and small_body.count(b"pre-match sheet") == 8
+
+
+def member_page(client, user, url: str) -> tuple[int, int]:
+    client.force_login(user)
+    client.get(url)  # warm (session, caches)
+    with CaptureQueriesContext(connection) as queries, count_rows() as counted:
+        response = client.get(url)
+    assert response.status_code == 200, url
+    return len(queries.captured_queries), counted.rows
+
+
+def other_member_pages(season: Season) -> dict[str, tuple]:
+    """The scroll of the team with most games, the latest played match, the round's newsletter."""
+    from django.db.models import Count
+
+    from matches.models import Match
+    from newsletters import services as news_services
+    from newsletters.periods import Period
+    from newsletters.selectors import latest_completed_round
+    from teams.models import Team
+
+    team = Team.objects.filter(league=season.league).annotate(n=Count("match_sides")).order_by("-n", "pk").first()
+    match = Match.objects.filter(season=season, status=Match.Status.CONFIRMED).order_by("-round_number", "-pk").first()
+    newsletter = news_services.newsletter_request(
+        league=season.league, period=Period.round(season.number, latest_completed_round(season))
+    )
+    newsletter.refresh_from_db()
+    if not newsletter.is_built:
+        news_services.newsletter_build(newsletter_id=newsletter.pk)
+    newsletter = news_services.newsletter_publish(
+        newsletter=type(newsletter).objects.get(pk=newsletter.pk), actor=season.league.master, send_email=False
+    )
+    return {
+        "team scroll": (team.owner, reverse("teams:detail", args=[team.pk])),
+        "match page": (team.owner, reverse("matches:detail", args=[match.pk])),
+        "newsletter": (team.owner, newsletter.get_absolute_url()),
+    }
+
+
+@pytest.mark.slow(reason="builds two seasons mid-way, of 8 and of 64 teams (2,016 fixtures)")
+def test_the_scroll_match_page_and_newsletter_fetch_what_they_show_at_8_and_64_teams(client):
+    """Issue 29: the other member pages run the same queries in a league of 8 and of 64 teams,
+    and fetch rows for what they show (a team's roster and games, a match's sides, a stored
+    newsletter), never in proportion to the league."""
+    small, large = mid_season(8, rounds_played=4), mid_season(64, rounds_played=4)
+    pages_small, pages_large = other_member_pages(small), other_member_pages(large)
+    for name in pages_small:
+        small_queries, small_rows = member_page(client, *pages_small[name])
+        large_queries, large_rows = member_page(client, *pages_large[name])
+        assert small_queries == large_queries, name
+        # the same rounds played: the same games a team, the same sides a match; what differs
+        # (a roster's advancement rolls, a name's length) is a few rows, not 56 more teams' worth
+        assert abs(large_rows - small_rows) <= 12, (name, small_rows, large_rows)
