@@ -326,3 +326,99 @@ def test_a_self_arranged_kage_game_of_two_or_six_is_refused(size):
     entries = [e.team for e in season.entries.order_by("team_id")]
     with pytest.raises(ValidationError, match="3 to 5 players"):
         services.fixture_arrange(season=season, sides=entries[:size], rng=random.Random(1))
+
+
+# --- the pages -----------------------------------------------------------------------------------
+
+
+def test_the_master_records_a_drop_out_in_two_steps_and_a_player_may_not(four, client, django_assert_max_num_queries):
+    match = table_of(four, 4)
+    a, b, c, d = names(match)
+    url = reverse("league:table_dropout", kwargs={"pk": match.pk})
+    client.force_login(side(match, a).team.owner)
+    assert client.get(url).status_code == 403
+    assert client.post(url, {"player": side(match, a).team_id, "when": "before", "confirm": "True"}).status_code == 403
+    assert side(match, a).dropped_out == ""
+    client.force_login(four.league.master)
+    with django_assert_max_num_queries(12):
+        page = client.get(url).content.decode()
+    assert "Who dropped out" in page and "takes last place at the table" in page
+    with django_assert_max_num_queries(12):
+        preview = client.post(url, {"player": side(match, b).team_id, "when": "during"})
+    text = preview.content.decode()
+    assert "Confirm the drop-out" in text and f"the table plays on with {a}, {c} and {d}" in text
+    assert f"{b} takes the last place at the table (4th)" in text
+    assert side(match, b).dropped_out == ""  # the preview writes nothing
+    done = client.post(url, {"player": side(match, b).team_id, "when": "during", "confirm": "True"})
+    assert done.status_code == 302 and side(match, b).dropped_out == "during"
+    fixtures = client.get(done.url).content.decode()
+    assert f"{b} dropped out during the game: last place" in fixtures
+
+
+def test_the_drop_out_page_asks_replay_or_dissolve_when_the_table_would_be_too_small(client):
+    season = kage_season(3, rounds=2)
+    generate(season, ScheduleRun.Kind.TABLES)
+    match = table_of(season, 3)
+    a = names(match)[0]
+    client.force_login(season.league.master)
+    url = reverse("league:table_dropout", kwargs={"pk": match.pk})
+    text = client.post(url, {"player": side(match, a).team_id, "when": "before"}).content.decode()
+    assert "choose to replay the table or to dissolve it" in text
+    text = client.post(url, {"player": side(match, a).team_id, "when": "before", "below_minimum": "dissolve"}).content.decode()
+    assert "The table is dissolved" in text and Match.objects.get(pk=match.pk).status == Match.Status.SCHEDULED
+
+
+def test_the_master_moves_players_between_tables_with_a_preview(seven, client, django_assert_max_num_queries):
+    tables = services.round_tables(seven, 2)
+    big, small = sorted(tables, key=lambda m: -m.sides.count())
+    mover = big.sides.all()[0].team
+    url = reverse("league:round_seating", kwargs={"slug": seven.league.slug, "number": seven.number, "round_number": 2})
+    client.force_login(mover.owner)
+    assert client.get(url).status_code == 403
+    client.force_login(seven.league.master)
+    with django_assert_max_num_queries(12):
+        page = client.get(url).content.decode()
+    assert page.count('name="seat_') == 7
+    data = {f"seat_{pk}": table for pk, table in seating_now(seven, 2).items()} | {f"seat_{mover.pk}": small.pk}
+    with django_assert_max_num_queries(14):
+        preview = client.post(url, data).content.decode()
+    assert "Confirm the new seating" in preview and f"{mover.name} moves from table" in preview
+    assert 'data-testid="repeats-added"' in preview
+    assert seating_now(seven, 2)[mover.pk] == big.pk  # nothing written yet
+    done = client.post(url, data | {"confirm": "True"})
+    assert done.status_code == 302 and seating_now(seven, 2)[mover.pk] == small.pk
+    # a round played is final: the page says so, and offers no form
+    page = client.get(url.replace("/rounds/2/", "/rounds/1/")).content.decode()
+    assert "its seating is final" in page and 'name="seat_' not in page
+
+
+def test_a_player_arranges_a_table_of_three_to_five_on_a_phone_form(client):
+    season = kage_season(6, format=Season.Format.SELF_ARRANGED)
+    entries = [e.team for e in season.entries.order_by("team_id")]
+    me = entries[0]
+    client.force_login(me.owner)
+    url = reverse("league:fixture_create", kwargs={"slug": season.league.slug, "number": season.number})
+    page = client.get(url).content.decode()
+    assert 'type="checkbox"' in page and "challenge" not in page.lower().split("<main", 1)[1]
+    refused = client.post(url, {"home": me.pk, "others": [entries[1].pk]}).content.decode()
+    assert "A table seats 3 to 5 players: you and 1 others make 2" in refused
+    done = client.post(url, {"home": me.pk, "others": [t.pk for t in entries[1:4]]})
+    assert done.status_code == 302
+    match = Match.objects.get(season=season)
+    assert names(match) == [t.name for t in entries[:4]]
+
+
+def test_the_house_rules_form_and_the_league_page_show_the_drop_out_rule(client):
+    season = kage_season(3, rounds=1, kage_dropout="forfeit_loss")
+    league = season.league
+    client.force_login(league.master)
+    form = client.get(reverse("league:edit", kwargs={"slug": league.slug})).content.decode()
+    assert 'name="kage_dropout"' in form
+    page = client.get(league.get_absolute_url()).content.decode()
+    assert "A forfeit loss (the forfeit&#x27;s points); the table plays on" in page
+    assert season.kage_dropout == "forfeit_loss"  # frozen into the season
+    from tests.factories import LeagueFactory
+
+    other = LeagueFactory(game="ninjutsu")
+    client.force_login(other.master)
+    assert 'name="kage_dropout"' not in client.get(reverse("league:edit", kwargs={"slug": other.slug})).content.decode()
