@@ -364,7 +364,9 @@ def test_the_drop_out_page_asks_replay_or_dissolve_when_the_table_would_be_too_s
     url = reverse("league:table_dropout", kwargs={"pk": match.pk})
     text = client.post(url, {"player": side(match, a).team_id, "when": "before"}).content.decode()
     assert "choose to replay the table or to dissolve it" in text
-    text = client.post(url, {"player": side(match, a).team_id, "when": "before", "below_minimum": "dissolve"}).content.decode()
+    text = client.post(
+        url, {"player": side(match, a).team_id, "when": "before", "below_minimum": "dissolve"}
+    ).content.decode()
     assert "The table is dissolved" in text and Match.objects.get(pk=match.pk).status == Match.Status.SCHEDULED
 
 
