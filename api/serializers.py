@@ -179,6 +179,9 @@ class HouseRulesSerializer(serializers.Serializer):
     kage_fixed_points = serializers.CharField(
         required=False, help_text="Kage Masters only: the fixed scheme's points of 1st to 5th place"
     )
+    kage_dropout = serializers.CharField(
+        required=False, help_text="Kage Masters only: what a player who drops out scores (last_place, forfeit_loss)"
+    )
 
 
 def own_house_rules(rules: HouseRules, game: str) -> dict:

@@ -39,6 +39,10 @@ class GameInfo:
     change them. ``strength_system``: the strength rating the table's "Str." column shows
     (``"glicko2"`` for one-on-one games, ``"plackett_luce"`` for tables).
 
+    ``table_sizes``: for a game that plays at tables, the players a league's table seats, as
+    (fewest, most): a scheduled table, a self-arranged one, a seating move and a table that players
+    drop out of keep to it (Kage Masters: 3 to 5, docs/rulings.md, "Kage Masters: a league's table").
+
     How the site presents it beside the others (issue 28, part 6): ``summary``, one sentence of
     what a league of it keeps (the home page's card), and ``rules_pages``, its rules pages as
     (label, URL name) pairs, the first its main one (the ``/rules/`` index links them all).
@@ -58,10 +62,13 @@ class GameInfo:
     strength_system: str = "glicko2"
     summary: str = ""
     rules_pages: tuple[tuple[str, str], ...] = ()
+    table_sizes: tuple[int, int] = ()
 
     def __post_init__(self) -> None:
         if not 2 <= self.min_players <= self.max_players:
             raise ValueError(f"{self.key}: a match needs at least two sides, and min <= max.")
+        if self.table_sizes and not self.min_players <= self.table_sizes[0] <= self.table_sizes[1] <= self.max_players:
+            raise ValueError(f"{self.key}: a league's table seats between the game's fewest and most players.")
         if self.table not in TABLES:
             raise ValueError(f"{self.key}: a league table is one of {', '.join(TABLES)}.")
 

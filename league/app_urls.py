@@ -14,6 +14,7 @@ urlpatterns = [
     path("fixtures/<int:pk>/reschedule/", views.fixture_reschedule, name="fixture_reschedule"),
     path("fixtures/<int:pk>/pairing/", views.fixture_pairing, name="fixture_pairing"),
     path("fixtures/<int:pk>/forfeit/", views.fixture_forfeit, name="fixture_forfeit"),
+    path("fixtures/<int:pk>/drop-out/", views.table_dropout, name="table_dropout"),
     path("fixtures/<int:pk>/replay/", views.fixture_replay, name="fixture_replay"),
     path("join/<str:code>/", views.invitation_join, name="join"),
     path("<slug:slug>/", views.league_detail, name="detail"),
@@ -30,6 +31,11 @@ urlpatterns = [
     path("<slug:slug>/seasons/<int:number>/fixtures/new/", views.fixture_create, name="fixture_create"),
     path("<slug:slug>/seasons/<int:number>/bracket/", views.season_bracket, name="season_bracket"),
     path("<slug:slug>/seasons/<int:number>/rounds/<int:round_number>/dates/", views.round_dates, name="round_dates"),
+    path(
+        "<slug:slug>/seasons/<int:number>/rounds/<int:round_number>/seating/",
+        views.round_seating,
+        name="round_seating",
+    ),
     path(
         "<slug:slug>/seasons/<int:number>/playoffs/<int:round_number>/dates/",
         views.round_dates,

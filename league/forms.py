@@ -332,7 +332,49 @@ class FixtureArrangeForm(TwoTeamsForm):
         self.fields["home"].queryset = own_teams
         self.fields["away"].queryset = entered
         self.fields["away"].label_from_instance = self._label
+        info = season.league.game_info
+        if not info.has_challenges:  # a players' game is played without one
+            self.fields.pop("challenge")
+        if not info.has_team_scrolls:
+            self.fields["home"].label = "You (player 1)"
         self._setup_helper()
+
+
+class TableArrangeForm(CrispyMixin, forms.Form):
+    """A self-arranged table (a game played at tables): the player's own entry (the master: any)
+    and the others at the table, ticked, 3 to 5 in all; the seats follow the list's order."""
+
+    submit_label = "Create the table"
+    home = forms.ModelChoiceField(queryset=Team.objects.none(), label="You (seat 1)", empty_label=None)
+    others = forms.ModelMultipleChoiceField(
+        queryset=Team.objects.none(), label="The other players at the table", widget=forms.CheckboxSelectMultiple
+    )
+    date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args, season: Season, own_teams, **kwargs):
+        super().__init__(*args, **kwargs)
+        info = season.league.game_info
+        self.fewest, self.most = info.table_sizes or (info.min_players, info.max_players)
+        self.fields["home"].queryset = own_teams
+        self.fields["others"].queryset = Team.objects.filter(season_entries__season=season).order_by("name")
+        self.fields[
+            "others"
+        ].help_text = f"Tick {self.fewest - 1} to {self.most - 1}: a table seats {self.fewest} to {self.most} players."
+        self._setup_helper()
+
+    def clean(self):
+        data = super().clean()
+        home, others = data.get("home"), list(data.get("others") or [])
+        if home is not None and others:
+            others = [t for t in others if t.pk != home.pk]
+            if not self.fewest <= len(others) + 1 <= self.most:
+                self.add_error(
+                    "others",
+                    f"A table seats {self.fewest} to {self.most} players: you and {len(others)} others make "
+                    f"{len(others) + 1}.",
+                )
+            data["sides"] = [home, *others]
+        return data
 
 
 class DatesMixin:
@@ -416,6 +458,63 @@ class FixtureForfeitForm(CrispyMixin, forms.Form):
     def forfeiting_ids(self) -> list[int]:
         value = self.cleaned_data["forfeiting"]
         return [s.team_id for s in self._sides] if value == "both" else [int(value)]
+
+
+class TableDropoutForm(CrispyMixin, forms.Form):
+    """Step 1 says who dropped out and when (and, for a table left too small, whether it is
+    replayed or dissolved); the next page shows what it does and asks for confirmation."""
+
+    submit_label = "Show what it does"
+    player = forms.ChoiceField(label="Who dropped out", widget=forms.RadioSelect)
+    when = forms.ChoiceField(
+        label="When",
+        widget=forms.RadioSelect,
+        choices=[("before", "Before the game (did not come)"), ("during", "During the game (left the table)")],
+    )
+    below_minimum = forms.ChoiceField(
+        label="If the table is left too small",
+        required=False,
+        widget=forms.RadioSelect,
+        help_text="Only asked when fewer than the smallest table's players would be left.",
+    )
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, sides, below_minimum: dict[str, str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(str(s.team_id), s.team.name) for s in sides if not s.dropped_out]
+        self.fields["below_minimum"].choices = list(below_minimum.items())
+        self._sides = {s.team_id: s.team for s in sides}
+        self._setup_helper()
+
+    def team(self) -> Team:
+        return self._sides[int(self.cleaned_data["player"])]
+
+
+class RoundSeatingForm(CrispyMixin, forms.Form):
+    """The master seats each player of a round at one of its tables (a select a player, laid out
+    for a phone); the next page shows what changes and the repeat meetings it adds."""
+
+    submit_label = "Show the changes"
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, tables, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [
+            (str(m.pk), f"Table {i}: " + ", ".join(s.team.name for s in m.sides.all()))
+            for i, m in enumerate(tables, start=1)
+        ]
+        self.players = []
+        for m in tables:
+            for side in m.sides.all():
+                name = f"seat_{side.team_id}"
+                self.fields[name] = forms.TypedChoiceField(
+                    label=side.team.name, choices=choices, coerce=int, initial=str(m.pk)
+                )
+                self.players.append(side.team_id)
+        self._setup_helper()
+
+    def seating(self) -> dict[int, int]:
+        return {pk: self.cleaned_data[f"seat_{pk}"] for pk in self.players}
 
 
 class FixtureChallengeForm(CrispyMixin, forms.Form):

@@ -112,6 +112,13 @@ class KagePoints(models.TextChoices):
     FIXED = "fixed", "Fixed points for each place"
 
 
+class KageDropout(models.TextChoices):
+    """What a Kage Masters player who drops out of a table scores (games.kage_masters.engine.DropoutRule)."""
+
+    LAST_PLACE = "last_place", "Last place at the table"
+    FORFEIT_LOSS = "forfeit_loss", "A forfeit loss (the forfeit's points)"
+
+
 class HouseRules(models.Model):
     """League settings the master may change (abstract: on League as defaults, on Season frozen)."""
 
@@ -245,6 +252,13 @@ class HouseRules(models.Model):
         help_text="Kage Masters, fixed points only: the points of 1st to 5th place, comma-separated "
         "(a shared place scores that place's points).",
     )
+    kage_dropout = models.CharField(
+        max_length=20,
+        choices=KageDropout.choices,
+        default=KageDropout.LAST_PLACE,
+        help_text="Kage Masters: what a player who drops out of a table scores. The table plays on, and "
+        "the players present score their places.",
+    )
 
     HOUSE_RULE_FIELDS = (
         "starting_koban",
@@ -271,6 +285,7 @@ class HouseRules(models.Model):
         "points_time_loss",
         "kage_points",
         "kage_fixed_points",
+        "kage_dropout",
     )
 
     #: House rules that mean something in Ninja All-Stars only (koban, the dice of the post-game
@@ -289,7 +304,7 @@ class HouseRules(models.Model):
 
     #: House rules of one game only, by game: a league of another game neither shows nor asks for them.
     NINJUTSU_ONLY_FIELDS = ("time_limit_minutes", "points_time_win", "points_time_loss")
-    KAGE_MASTERS_ONLY_FIELDS = ("kage_points", "kage_fixed_points")
+    KAGE_MASTERS_ONLY_FIELDS = ("kage_points", "kage_fixed_points", "kage_dropout")
 
     class Meta:
         abstract = True

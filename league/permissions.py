@@ -33,13 +33,13 @@ def can_set_challenge(user, match) -> bool:
     return challenge_refusal(user, match) is None
 
 
-def can_arrange_fixture(user, season, home, away) -> bool:
-    """A player arranges games for their own team only; the master for anyone."""
+def can_arrange_fixture(user, season, *sides) -> bool:
+    """A player arranges games for their own team only (a table: one he sits at); the master for anyone."""
     if not user.is_authenticated:
         return False
     if is_league_master(user, season.league):
         return True
-    return user.pk in (home.owner_id, away.owner_id)
+    return user.pk in {side.owner_id for side in sides}
 
 
 def can_manage_fixture(user, match) -> bool:

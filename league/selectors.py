@@ -8,12 +8,12 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from django.db.models import Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, Window
+from django.db.models import Case, Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When, Window
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, Length, RowNumber
 from django.utils import timezone
 
-from league.models import BracketSlot, Bye, League, Round, Season, SeasonEntry
+from league.models import BracketSlot, Bye, KageDropout, League, Round, Season, SeasonEntry
 from league.readmodel import DECIDED, counted_matches_q, counts_bye_points, side_points  # noqa: F401 (re-exported)
 from matches.models import Match, MatchTeam, counted_q, playoff_round
 from rules.engine import standings
@@ -199,18 +199,37 @@ def places_annotations(season: Season) -> dict[str, Subquery]:
     place is one more than the sides of its table with more points (a Kage Masters table's
     treasure, KM l.46; equal treasure shares a place, as games.kage_masters.engine.placements)."""
     better = (
-        MatchTeam.objects.filter(match_id=OuterRef("match_id"), points__gt=OuterRef("points"))
+        MatchTeam.objects.filter(match_id=OuterRef("match_id"), dropped_out="", points__gt=OuterRef("points"))
         .order_by()
         .values("match_id")
         .annotate(n=Count("id"))
         .values("n")
     )
-    sides = MatchTeam.objects.filter(
-        counted_q(season, "match__"),
-        match__status=Match.Status.CONFIRMED,
-        points__isnull=False,
-        team_id=OuterRef("team_id"),
-    ).annotate(better=Coalesce(Subquery(better), 0))
+    # A player who dropped out of a table (no treasure) is placed below everyone present under the
+    # house rule "last place", and takes no place under "a forfeit loss" (league.services.tables).
+    present = (
+        MatchTeam.objects.filter(match_id=OuterRef("match_id"), dropped_out="")
+        .order_by()
+        .values("match_id")
+        .annotate(n=Count("id"))
+        .values("n")
+    )
+    placed = Q(points__isnull=False, dropped_out="")
+    if season.kage_dropout == KageDropout.LAST_PLACE:
+        placed |= ~Q(dropped_out="")
+    sides = (
+        MatchTeam.objects.filter(
+            placed,
+            counted_q(season, "match__"),
+            match__status=Match.Status.CONFIRMED,
+            team_id=OuterRef("team_id"),
+        )
+    ).annotate(
+        better=Case(
+            When(dropped_out="", then=Coalesce(Subquery(better), 0)),
+            default=Coalesce(Subquery(present), 0),
+        )
+    )
     return {
         f"place_{k}": Coalesce(
             Subquery(sides.filter(better=k - 1).order_by().values("team_id").annotate(n=Count("id")).values("n")), 0

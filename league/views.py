@@ -42,9 +42,12 @@ from league.forms import (
     PlayerApplyForm,
     RolloverForm,
     RoundDatesForm,
+    RoundSeatingForm,
     ScheduleForm,
     SeasonForm,
     SimpleActionForm,
+    TableArrangeForm,
+    TableDropoutForm,
     WithdrawApplicationForm,
     chosen_game,
 )
@@ -640,21 +643,28 @@ def fixture_create(request: HttpRequest, slug: str, number: int) -> HttpResponse
     own = entered if is_master else entered.filter(owner=request.user)
     if not own.exists():
         raise PermissionDenied("You have no team in this season.")
-    form = FixtureArrangeForm(request.POST if request.method == "POST" else None, season=season, own_teams=own)
+    data = request.POST if request.method == "POST" else None
+    tables = season.league.game_info.plays_at_tables
+    if tables:  # a table of 3 to 5 (issue 28, part 4)
+        form = TableArrangeForm(data, season=season, own_teams=own)
+    else:
+        form = FixtureArrangeForm(data, season=season, own_teams=own)
 
     def arrange(data):
-        if not can_arrange_fixture(request.user, season, data["home"], data["away"]):
+        sides = data["sides"] if tables else [data["home"], data["away"]]
+        if not can_arrange_fixture(request.user, season, *sides):
             raise PermissionDenied("You may arrange games only for your own team.")
+        if tables:
+            return services.fixture_arrange(season=season, sides=sides, date=data.get("date"))
         return services.fixture_arrange(
             season=season, home=data["home"], away=data["away"], challenge=data.get("challenge"), date=data.get("date")
         )
 
-    if submit_form(
-        request,
-        form,
-        arrange,
-        lambda _: f"{form.cleaned_data['home'].name} v {form.cleaned_data['away'].name} is on the fixture list.",
-    ):
+    def arranged(match) -> str:
+        names = [side.team.name for side in match.sides.select_related("team").order_by("slot")]
+        return f"{', '.join(names[:-1])} {'and' if tables else 'v'} {names[-1]} is on the fixture list."
+
+    if submit_form(request, form, arrange, arranged):
         return redirect("league:season_fixtures", slug=slug, number=number)
     return render(
         request, "league/form.html", {"form": form, "title": f"Arrange a game — {season.name}", "league": season.league}
@@ -885,6 +895,90 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
     return _action_page(
         request, match, "Record a forfeit", refusal=refusal, form=None if refusal else form, facts=facts
     )
+
+
+@login_required
+def table_dropout(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player dropped out of a table (issue 28, part 4), in two steps: who and when (and, for a
+    table left too small, replay or dissolve), then what it does, confirmed. The master only."""
+    match = _managed_fixture(request, pk)
+    refusal = services.dropout_refusal(match)
+    title = "A player dropped out"
+    season = match.season
+    rule = (
+        f"A player who drops out takes {season.get_kage_dropout_display().lower()}; the table plays on with "
+        "the players present, who score their places (the season's house rules)."
+    )
+    if refusal:
+        return _action_page(request, match, title, refusal=refusal)
+    sides = list(match.sides.all())
+    form = TableDropoutForm(
+        request.POST if request.method == "POST" else None, sides=sides, below_minimum=services.BELOW_MINIMUM
+    )
+    if request.method != "POST" or not form.is_valid():
+        return _action_page(request, match, title, form=form, facts=[rule])
+    team, when, below = form.team(), form.cleaned_data["when"], form.cleaned_data["below_minimum"]
+    try:
+        plan = services.dropout_plan(match=match, team=team, when=when, below_minimum=below)
+    except ValidationError as exc:
+        add_service_errors(form, exc)
+        return _action_page(request, match, title, form=form, facts=[rule])
+    if form.cleaned_data["confirm"]:
+        try:
+            services.table_dropout(match=match, team=team, when=when, below_minimum=below, actor=request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, " ".join(plan.facts[:1]))
+            return redirect(_fixtures_url(season))
+    confirm = TableDropoutForm(
+        initial={"player": team.pk, "when": when, "below_minimum": below, "confirm": True},
+        sides=sides,
+        below_minimum=services.BELOW_MINIMUM,
+    )
+    for name in ("player", "when", "below_minimum"):
+        confirm.fields[name].widget = forms.HiddenInput()
+    confirm.submit_label, confirm.submit_class = "Record the drop-out", "btn-danger"
+    confirm._setup_helper()
+    return _action_page(request, match, "Confirm the drop-out", changes=plan.facts, form=confirm)
+
+
+@login_required
+def round_seating(request: HttpRequest, slug: str, number: int, round_number: int) -> HttpResponse:
+    """The master moves players between the tables of a round before it starts (issue 28, part 4):
+    seat each player, read what changes and the repeat meetings it adds, confirm."""
+    season = _season(slug, number)
+    require_master(request.user, season.league)
+    tables = services.round_tables(season, round_number)
+    refusal = services.seating_refusal(season, round_number, tables)
+    context = {"season": season, "league": season.league, "round_number": round_number, "tables": tables}
+    if refusal:
+        return render(request, "league/round_seating.html", {**context, "refusal": refusal})
+    form = RoundSeatingForm(request.POST if request.method == "POST" else None, tables=tables)
+    if request.method != "POST" or not form.is_valid():
+        return render(request, "league/round_seating.html", {**context, "form": form})
+    seating = form.seating()
+    try:
+        plan = services.seating_plan(season=season, round_number=round_number, seating=seating)
+    except ValidationError as exc:
+        add_service_errors(form, exc)
+        return render(request, "league/round_seating.html", {**context, "form": form})
+    if form.cleaned_data["confirm"]:
+        try:
+            services.tables_reseat(season=season, round_number=round_number, seating=seating, actor=request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, " ".join(plan.changes))
+            return redirect(_fixtures_url(season))
+    confirm = RoundSeatingForm(
+        initial={"confirm": True, **{f"seat_{pk}": str(table) for pk, table in seating.items()}}, tables=tables
+    )
+    for name in confirm.players:
+        confirm.fields[f"seat_{name}"].widget = forms.HiddenInput()
+    confirm.submit_label = "Apply the seating"
+    confirm._setup_helper()
+    return render(request, "league/round_seating.html", {**context, "form": confirm, "plan": plan})
 
 
 @login_required

@@ -123,12 +123,15 @@ class KageMastersResultForm(forms.Form):
         "the Location Cards he beat. Seats (the first round's turn order) are optional: give all or none."
     )
 
-    def __init__(self, *args, names: tuple[str, ...], **kwargs):
+    def __init__(self, *args, names: tuple[str, ...], slots: tuple[int, ...] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.names = tuple(names)
+        # The slots of the players present (a player who dropped out has no block): 1..n by default.
+        self.slots = tuple(slots) if slots is not None else tuple(range(1, len(self.names) + 1))
+        self.name_of = dict(zip(self.slots, self.names, strict=True))
         masters = [("", "—"), *((m, m) for m in KAGE_MASTERS)]
         blocks = []
-        for slot, name in enumerate(self.names, start=1):
+        for slot, name in zip(self.slots, self.names, strict=True):
             self.fields[f"kage_master_{slot}"] = forms.ChoiceField(label=f"{name}: Kage Master", choices=masters)
             self.fields[f"coins_{slot}"] = _bounded(f"{name}: coins", game_results.MAX_KAGE_COINS, required=True)
             self.fields[f"rewards_{slot}"] = _bounded(
@@ -155,14 +158,14 @@ class KageMastersResultForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        slots = range(1, len(self.names) + 1)
+        slots = self.slots
         masters = [data.get(f"kage_master_{slot}") for slot in slots]
         seen: dict[str, int] = {}
         for slot, master in zip(slots, masters, strict=True):
             if master and master in seen:
                 self.add_error(
                     f"kage_master_{slot}",
-                    f"{self.names[seen[master] - 1]} already plays the {master}: each player takes a different Kage Master.",
+                    f"{self.name_of[seen[master]]} already plays the {master}: each player takes a different Kage Master.",
                 )
             elif master:
                 seen[master] = slot
@@ -172,7 +175,7 @@ class KageMastersResultForm(forms.Form):
             pass  # the seat's own error says what is wrong
         elif given and len(given) != len(seats):
             raise forms.ValidationError("Give every player's first-round seat, or none.")
-        if given and sorted(given) != list(slots):
+        if given and sorted(given) != list(range(1, len(slots) + 1)):
             raise forms.ValidationError(f"Seats are numbered 1 to {len(seats)}, each once.")
         if self.errors:
             return data
@@ -230,8 +233,10 @@ FORMS: dict[str, type[forms.Form]] = {
 def result_form_for(match, data=None, *, time_limit: bool = False) -> forms.Form:
     """The result form of a players' game's match (its league loaded, its sides prefetched with
     their entrants): one name a side, in slot order; ``time_limit``: the season's (Ninjutsu)."""
-    names = tuple(side.name_at_match for side in match.sides.all())
     form_class = FORMS[match.league.game]
     if form_class is NinjutsuResultForm:
+        names = tuple(side.name_at_match for side in match.sides.all())
         return NinjutsuResultForm(data, names=names, time_limit=time_limit)
-    return form_class(data, names=names)
+    # A table: a block for each player present (one who dropped out has none).
+    present = [side for side in match.sides.all() if not side.dropped_out]
+    return form_class(data, names=tuple(s.name_at_match for s in present), slots=tuple(s.slot for s in present))

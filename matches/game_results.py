@@ -43,7 +43,7 @@ MAX_KAGE_COINS = 200
 
 #: What a side's result is once confirmed: outcome, points (the table's "for" and "against") and the
 #: league points its game gave it (None: the points of its outcome under the house rules).
-SideResult = tuple[str, int, int | None]
+SideResult = tuple[str, int | None, int | None]
 
 
 # --- Ninjutsu --------------------------------------------------------------------------------------
@@ -190,16 +190,36 @@ def kage_league_points(seats: Sequence[kage.Seat], rules: HouseRules) -> tuple[i
     return kage.league_points(seats, kage.PointsScheme(rules.kage_points), fixed)
 
 
-def _kage_sides(record: Mapping[str, Any], rules: HouseRules) -> dict[int, SideResult]:
+def _kage_sides(record: Mapping[str, Any], rules: HouseRules, dropped: Sequence[int] = ()) -> dict[int, SideResult]:
     """First place (shared too) wins, every other place loses; the points are the treasure; the
-    league points are the table's under the house rules (docs/leagues.md, "Kage Masters tables")."""
+    league points are the table's under the house rules (docs/leagues.md, "Kage Masters tables").
+    ``dropped``: the slots of the players who dropped out (not in the record): each loses with no
+    treasure and scores last place or a forfeit loss, by the house rule ``kage_dropout``
+    (games.kage_masters.engine.table_points)."""
     seats = kage_seats(record)
-    places = kage.placements(seats)
-    points = kage_league_points(seats, rules)
-    return {
-        seat.player: ("win" if place == 1 else "loss", seat.treasure, league)
-        for seat, place, league in zip(seats, places, points, strict=True)
-    }
+    fixed = tuple(int(p) for p in rules.kage_fixed_points.split(","))
+    scored = kage.table_points(
+        seats,
+        list(dropped),
+        scheme=kage.PointsScheme(rules.kage_points),
+        fixed=fixed,
+        rule=kage.DropoutRule(rules.kage_dropout),
+    )
+    treasure = {seat.player: seat.treasure for seat in seats}
+    out: dict[int, SideResult] = {}
+    for slot, (place, league) in scored.items():
+        if slot in treasure:
+            out[slot] = ("win" if place == 1 else "loss", treasure[slot], league)
+        else:  # dropped out: a loss; a forfeit loss scores the season's forfeit points
+            forfeit = rules.points_loss if rules.points_forfeit_loss is None else rules.points_forfeit_loss
+            out[slot] = ("loss", None, forfeit if league is None else league)
+    return out
+
+
+def dropout_line(name: str, when: str, rule: str) -> str:
+    """How a list reads a player who dropped out of a table: "Botan dropped out: last place"."""
+    what = "a forfeit loss" if rule == kage.DropoutRule.FORFEIT_LOSS else "last place"
+    return f"{name} dropped out{' during the game' if when == 'during' else ''}: {what}"
 
 
 @dataclass(frozen=True)
@@ -289,11 +309,14 @@ def check(
         raise ValidationError(found)
 
 
-def side_results(record: Mapping[str, Any], rules: HouseRules | None = None) -> dict[int, SideResult]:
-    """(outcome, points, league points) of each slot under the house rules (the season's)."""
+def side_results(
+    record: Mapping[str, Any], rules: HouseRules | None = None, *, dropped: Sequence[int] = ()
+) -> dict[int, SideResult]:
+    """(outcome, points, league points) of each slot under the house rules (the season's);
+    ``dropped``: a table's slots whose players dropped out (Kage Masters)."""
     rules = rules or HouseRules()
     if record.get("game") == KAGE_MASTERS:
-        return _kage_sides(record, rules)
+        return _kage_sides(record, rules, dropped)
     return _ninjutsu_sides(record, rules)
 
 

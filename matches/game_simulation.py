@@ -126,33 +126,37 @@ def ninjutsu_record(first: glicko2.Rating, second: glicko2.Rating, *, rng: rando
     }
 
 
-def kage_record(ratings: Sequence[multiplayer.TableRating], *, rng: random.Random) -> dict[str, Any]:
+def kage_record(
+    ratings: Sequence[multiplayer.TableRating], *, rng: random.Random, slots: Sequence[int] | None = None
+) -> dict[str, Any]:
     """A simulated Kage Masters table's record (the contract of docs/leagues.md), one seat a side
     in slot order: Kage Masters dealt at random, all different; the first round's turn order
-    shuffled; the places drawn by the players' Plackett-Luce strengths."""
-    slots = list(range(1, len(ratings) + 1))
-    masters = rng.sample(kage.KAGE_MASTERS, len(slots))
-    turn_order = slots[:]
-    rng.shuffle(turn_order)  # turn_order[i]: the slot that plays (i + 1)-th in the first round
+    shuffled; the places drawn by the players' Plackett-Luce strengths. ``slots``: the sides of the
+    players present, when some dropped out (1..n by default)."""
+    index = list(range(1, len(ratings) + 1))
+    masters = rng.sample(kage.KAGE_MASTERS, len(index))
+    turn_order = index[:]
+    rng.shuffle(turn_order)  # turn_order[i]: the player that plays (i + 1)-th in the first round
     strengths = multiplayer.table_strengths(ratings)
     seats = kage.simulate_table(
         turn_order,
-        [masters[slot - 1] for slot in turn_order],
-        strengths=[strengths[slot - 1] for slot in turn_order],
+        [masters[i - 1] for i in turn_order],
+        strengths=[strengths[i - 1] for i in turn_order],
         rng=rng,
     )
     by_slot = {seat.player: seat for seat in seats}
+    slot_of = dict(zip(index, slots if slots is not None else index, strict=True))
     return {
         "game": registry.KAGE_MASTERS,
         "seats": [
             {
-                "slot": slot,
+                "slot": slot_of[slot],
                 "kage_master": by_slot[slot].kage_master,
                 "coins": by_slot[slot].coins,
                 "rewards": by_slot[slot].location_rewards,
                 "seat": by_slot[slot].seat,
             }
-            for slot in slots
+            for slot in index
         ],
     }
 
@@ -175,7 +179,10 @@ def simulated_record(
         )
         problems = game_results.problems(record, time_limit=time_limit)
     elif game == registry.KAGE_MASTERS:
-        record = kage_record([table_rating(ratings.get(s.team_id)) for s in sides], rng=rng)
+        present = [s for s in sides if not s.dropped_out]  # one who dropped out plays no more
+        record = kage_record(
+            [table_rating(ratings.get(s.team_id)) for s in present], rng=rng, slots=[s.slot for s in present]
+        )
         problems = kage_problems(record)
     else:
         raise ValidationError(f"No strength-model simulator for {game!r}.")

@@ -253,6 +253,16 @@ class MatchTeam(models.Model):
     #: won or lost on time), under the season's house rules when confirmed; null: the points of its
     #: outcome (win, draw, loss, forfeit) under the season's house rules, as the table counts them.
     league_points = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Dropout(models.TextChoices):
+        NO = "", "Played"
+        BEFORE = "before", "Dropped out before the game"
+        DURING = "during", "Dropped out during the game"
+
+    #: A player who dropped out of a table (a game played at tables: Kage Masters): the table plays
+    #: on without him, and the season's house rule ``kage_dropout`` says what he scores
+    #: (league.services.tables.table_dropout).
+    dropped_out = models.CharField(max_length=6, choices=Dropout.choices, default=Dropout.NO, blank=True)
     koban_earned = models.IntegerField(default=0)
 
     class Meta:

@@ -800,7 +800,8 @@ def game_result_check(match: Match, record: Mapping[str, Any]) -> None:
         record,
         game=match.league.game,
         time_limit=house_rules_for(match).time_limit_minutes is not None,
-        slots=[side.slot for side in match.sides.all()],
+        # a table's players present: one who dropped out has no line (league.services.tables)
+        slots=[side.slot for side in match.sides.all() if not side.dropped_out],
     )
 
 
@@ -853,8 +854,12 @@ def _apply_game_result(
     it under the season's house rules, from the record (no post-game sequence: nothing persists
     between games); each side's entrant's name frozen as the match saw it (``team_name``, so a
     played page reads no entrant for names); the league table's rows; the result's events."""
-    results = game_results.side_results(data if data is not None else match.submitted_record, house_rules_for(match))
     sides = list(match.sides.select_related("team").order_by("slot"))
+    results = game_results.side_results(
+        data if data is not None else match.submitted_record,
+        house_rules_for(match),
+        dropped=[side.slot for side in sides if side.dropped_out],
+    )
     for side in sides:
         side.outcome, side.points, side.league_points = results[side.slot]
         side.koban_earned = 0

@@ -245,10 +245,17 @@ def _step(kind: str, ordinal: int, subject, out: RatedHistory) -> RatingStep:
     )
 
 
+#: The sides a rating reads: a player who dropped out of a table did not play it out, so the table is
+#: rated among those present and he sat the round out (as a forfeit, which is not rated either).
+RATED_SIDES = {"dropped_out": ""}
+
+
 def _sides_of(match_ids: list[int]) -> list[tuple]:
     rows = []
     for i in range(0, len(match_ids), ID_CHUNK):
-        rows += MatchTeam.objects.filter(match_id__in=match_ids[i : i + ID_CHUNK]).values_list(*SIDE_COLUMNS)
+        rows += MatchTeam.objects.filter(match_id__in=match_ids[i : i + ID_CHUNK], **RATED_SIDES).values_list(
+            *SIDE_COLUMNS
+        )
     rows.sort(key=lambda r: (r[4], r[0], r[5]))  # confirmation, match, slot: the history's order
     return rows
 
@@ -285,7 +292,7 @@ def ratings_recompute(*, force: bool = False) -> Recomputed:
             _sides_of(ids)
             if start
             else list(
-                MatchTeam.objects.filter(match__status=CONFIRMED)
+                MatchTeam.objects.filter(match__status=CONFIRMED, **RATED_SIDES)
                 .order_by("match__confirmed_at", "match_id", "slot")
                 .values_list(*SIDE_COLUMNS)
             )

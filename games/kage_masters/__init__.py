@@ -14,6 +14,8 @@ GAME = GameInfo(
     entrants="players",
     # A season is played as tables of 3 to 5 (games.tables), not one-on-one pairings.
     plays_at_tables=True,
+    # A league's table seats 3 to 5 (games.tables), though the book's game takes 2 (docs/rulings.md).
+    table_sizes=(3, 5),
     # "The player with the most treasure wins" (KM l.46): a table's places score, treasure parts
     # the level (league.models.KAGE_MASTERS_TIE_BREAKERS, as founded before issue 28).
     table="places",

@@ -8,6 +8,7 @@
 * :mod:`.schedules`: schedule runs (the Celery task's service);
 * :mod:`.playoffs`: the playoff bracket;
 * :mod:`.rounds`: the round life cycle: forfeits, replays, round dates, rescheduling, editing a pairing;
+* :mod:`.tables`: a player dropping out of a table, the master moving players between a round's tables;
 * :mod:`.simulations`: simulating a fixture, a round or the rest of a season (the Celery task's service).
 
 Check, then do: every service validates first and writes inside one ``transaction.atomic`` block.
@@ -59,8 +60,31 @@ from league.services.seasons import (
     season_finish,
     season_rollover,
 )
+from league.services.tables import (
+    BELOW_MINIMUM,
+    DropoutPlan,
+    SeatingPlan,
+    dropout_plan,
+    dropout_refusal,
+    round_tables,
+    seating_plan,
+    seating_refusal,
+    table_dropout,
+    tables_reseat,
+)
 
 __all__ = [
+    # tables (issue 28, part 4)
+    "BELOW_MINIMUM",
+    "DropoutPlan",
+    "SeatingPlan",
+    "dropout_plan",
+    "dropout_refusal",
+    "round_tables",
+    "seating_plan",
+    "seating_refusal",
+    "table_dropout",
+    "tables_reseat",
     # invitations
     "invitation_apply",
     "invitation_create",

@@ -128,26 +128,55 @@ def _season_entry_ids(season: Season) -> set[int]:
 def fixture_arrange(
     *,
     season: Season,
-    home: Team,
-    away: Team,
+    home: Team | None = None,
+    away: Team | None = None,
+    sides: Sequence[Team] = (),
     challenge: Challenge | None = None,
     date=None,
     rng: random.Random | None = None,
 ) -> Match:
-    """A self-arranged fixture between two teams of the season (who may do it: permissions)."""
+    """A self-arranged fixture between two teams of the season (who may do it: permissions), or,
+    for a game played at tables, a table of ``sides`` (its players in seat order, as many as a
+    league's table seats: ``GameInfo.table_sizes``, 3 to 5 for Kage Masters)."""
     if season.format != Season.Format.SELF_ARRANGED:
         raise ValidationError("In this season the fixtures are scheduled by the master.")
     if season.is_finished:
         raise ValidationError("The season is over.")
-    if home.pk == away.pk:
-        raise ValidationError("Choose two different teams.")
+    info = season.league.game_info
+    if info.plays_at_tables:
+        teams = list(sides) or [t for t in (home, away) if t is not None]
+        fewest, most = info.table_sizes or (info.min_players, info.max_players)
+        if not fewest <= len(teams) <= most:
+            raise ValidationError(f"A table of {info.name} seats {fewest} to {most} players.")
+        if len({t.pk for t in teams}) != len(teams):
+            raise ValidationError("A player sits at a table once.")
+    else:
+        if sides or home is None or away is None:
+            raise ValidationError("Choose the two sides of the game.")
+        teams = [home, away]
+        if home.pk == away.pk:
+            raise ValidationError("Choose two different teams.")
     entered = _season_entry_ids(season)
-    missing = [t.name for t in (home, away) if t.pk not in entered]
+    missing = [t.name for t in teams if t.pk not in entered]
     if missing:
         raise ValidationError(f"Not in this season: {', '.join(missing)}.")
-    if home.owner_id == away.owner_id:
+    if len({t.owner_id for t in teams}) != len(teams):
         raise ValidationError("Two teams of the same player never meet.")
     rng = rng or random.Random(secrets.randbits(63))
+    if info.plays_at_tables:
+        with transaction.atomic():
+            season = Season.objects.select_for_update().get(pk=season.pk)
+            match = fixture_create(
+                season=season,
+                round_number=None,
+                sides=teams,
+                rng=rng,
+                pairing_reason="arranged by the players",
+                date=date,
+            )
+            mark_running(season)
+            hooks.fixtures_created([match])
+        return match
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=season.pk)
         match = fixture_create(

@@ -45,15 +45,27 @@ _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 @register.filter
 def places_of(sides) -> list[tuple]:
     """A table's sides with their places by points (the treasure of a Kage Masters table): (side,
-    "1st" or "=2nd"), in seat order; a side without points yet has no place (""). No query."""
+    "1st" or "=2nd"), in seat order; a side without points yet has no place (""), nor one who
+    dropped out (his line says what he scored: :func:`dropout_lines`). No query."""
     sides = list(sides)
-    points = [s.points for s in sides if s.points is not None]
+    points = [s.points for s in sides if s.points is not None and not s.dropped_out]
     out = []
     for side in sides:
-        if side.points is None:
+        if side.points is None or side.dropped_out:
             out.append((side, ""))
             continue
         place = 1 + sum(other > side.points for other in points)
         shared = sum(other == side.points for other in points) > 1
         out.append((side, ("=" if shared else "") + _ORDINALS.get(place, f"{place}th")))
     return out
+
+
+@register.filter
+def dropout_lines(match, season) -> list[str]:
+    """A table's players who dropped out, as its line reads them ("Botan dropped out: last place"),
+    under the season's house rule ``kage_dropout``: sides prefetched, no query."""
+    return [
+        game_results.dropout_line(side.team.name, side.dropped_out, season.kage_dropout)
+        for side in match.sides.all()
+        if side.dropped_out
+    ]

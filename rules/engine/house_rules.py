@@ -107,6 +107,9 @@ class HouseRules:
     # (games.kage_masters.engine.PointsScheme) and the fixed scheme's points of 1st to 5th
     kage_points: str = "opponents_beaten"
     kage_fixed_points: str = "3,2,1,0,0"
+    #: what a player who drops out of a table scores: "last_place" (placed last at the table) or
+    #: "forfeit_loss" (a forfeit's loss; the others are placed among themselves)
+    kage_dropout: str = "last_place"
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> HouseRules:

@@ -65,7 +65,8 @@ def _enter(match: Match, game: str, *, variant: int = 0, actor=None) -> None:
 
 def _play_the_features(season: Season, master, game: str) -> None:
     """Round 1: a result confirmed, one disputed and settled; round 2: a forfeit, and a forfeit
-    voided then replayed; dates and a reminder for round 3."""
+    voided then replayed (at Kage tables: a drop-out, and a table left too small replayed); dates
+    and a reminder for round 3."""
     first, second = list(season.matches.filter(round_number=1).order_by("pk"))[:2]
     _enter(first, game)
     match_services.match_confirm(match=first, actor=_owners(first)[1])
@@ -78,11 +79,25 @@ def _play_the_features(season: Season, master, game: str) -> None:
     if game == games.KAGE_MASTERS:
         run = services.schedule_request(season=season, kind=ScheduleRun.Kind.TABLES, seed=2, actor=master)
         services.schedule_generate(run_id=run.pk)
-    forfeited, voided = list(season.matches.filter(round_number=2).order_by("pk"))[:2]
-    services.fixture_forfeit(match=forfeited, forfeiting=[_side_team(forfeited, 2)], reason="No-show", actor=master)
-    services.fixture_forfeit(match=voided, forfeiting=[_side_team(voided, 1)], reason="Wrong side", actor=master)
-    voided = match_services.match_void(match=voided, actor=master, reason="Recorded by mistake")
-    services.fixture_replay(match=voided, actor=master)
+    if game == games.KAGE_MASTERS:
+        # a table has no forfeit (issue 28, part 4): a drop-out the table plays on without, and a
+        # table of three left too small by one, replayed
+        four, three = sorted(season.matches.filter(round_number=2), key=lambda m: -m.sides.count())
+        for table, choice in ((four, ""), (three, "replay")):
+            table = Match.objects.select_related("league", "season", "season__league").get(pk=table.pk)
+            services.table_dropout(
+                match=table,
+                team=table.sides.get(slot=2).team,
+                when="before",
+                below_minimum=choice,
+                actor=master,
+            )
+    else:
+        forfeited, voided = list(season.matches.filter(round_number=2).order_by("pk"))[:2]
+        services.fixture_forfeit(match=forfeited, forfeiting=[_side_team(forfeited, 2)], reason="No-show", actor=master)
+        services.fixture_forfeit(match=voided, forfeiting=[_side_team(voided, 1)], reason="Wrong side", actor=master)
+        voided = match_services.match_void(match=voided, actor=master, reason="Recorded by mistake")
+        services.fixture_replay(match=voided, actor=master)
 
     # a round still to play (a table's round 2 waits for its replay) gets dates, and a reminder
     today = timezone.localdate()

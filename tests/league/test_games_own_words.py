@@ -72,6 +72,8 @@ def league_pages(season: Season, match: Match, entry) -> list[str]:
         reverse("league:fixture_reschedule", kwargs={"pk": match.pk}),
         reverse("league:fixture_forfeit", kwargs={"pk": match.pk}),
         reverse("league:fixture_pairing", kwargs={"pk": match.pk}),
+        reverse("league:table_dropout", kwargs={"pk": match.pk}),
+        reverse("league:round_seating", kwargs={**kw, "round_number": 1}),
         reverse("league:season_rollover", kwargs=kw),
         reverse("matches:detail", kwargs={"pk": match.pk}),
         reverse("matches:result", kwargs={"pk": match.pk}),

@@ -579,7 +579,18 @@ RULES: dict[str, list[Case]] = {
     "league:season_desk": [Case(kwargs=_season, get=MASTER, post=None)],
     "league:season_bracket": [_public(_season)],
     "league:fixture_create": [
-        Case(kwargs=_season, get=IN_MATCH, post=IN_MATCH, data=lambda w: {"home": w.team_a.pk, "away": w.team_b.pk})
+        Case(kwargs=_season, get=IN_MATCH, post=IN_MATCH, data=lambda w: {"home": w.team_a.pk, "away": w.team_b.pk}),
+        # a self-arranged Kage table of 3 (issue 28, part 4): a player of the season, or the master
+        Case(
+            kwargs=lambda w: {"slug": w.extra["kage_league"].slug, "number": w.extra["kage_season"].number},
+            get=IN_MATCH,
+            post=IN_MATCH,
+            data=lambda w: {
+                "home": w.extra["kage_players"][0].pk,
+                "others": [t.pk for t in w.extra["kage_players"][1:]],
+            },
+            label="kage table",
+        ),
     ],
     "league:schedule_generate": [
         Case(kwargs=_season, get=None, post=MASTER, data=lambda w: {"kind": "round_robin", "round_number": "0"})
@@ -625,6 +636,47 @@ RULES: dict[str, list[Case]] = {
             ("league:fixture_replay", lambda w: {}),
         )
     },
+    # --- tables as a club runs them (issue 28, part 4): the master's only, in every state of a table
+    "league:table_dropout": [
+        Case(
+            kwargs=kwargs,
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {
+                "player": w.extra["kage_players"][1].pk,
+                "when": "during",
+                "below_minimum": "replay",
+                "confirm": "True",
+            },
+            label=label,
+        )
+        for kwargs, label in (
+            (_extra("kage_open"), "kage table open"),
+            (_extra("kage_submitted"), "kage table submitted"),
+            (_extra("kage_round_table"), "kage round's table"),
+            (_fixture_state("scheduled"), "an All-Stars fixture"),
+        )
+    ],
+    "league:round_seating": [
+        Case(
+            kwargs=lambda w: {
+                "slug": w.extra["kage_tables_season"].league.slug,
+                "number": w.extra["kage_tables_season"].number,
+                "round_number": 1,
+            },
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: (
+                {
+                    f"seat_{side.team_id}": w.extra["kage_round_table"].pk
+                    for side in w.extra["kage_round_table"].sides.all()
+                }
+                | {"confirm": "True"}
+            ),
+            label="kage round 1",
+        ),
+        Case(kwargs=lambda w: {**_season(w), "round_number": 1}, get=MASTER, post=MASTER, label="an All-Stars round"),
+    ],
     # --- newsletters
     "newsletters:list": [_public(lambda w: {"league_slug": w.league.slug})],
     "newsletters:feed": [_public(lambda w: {"league_slug": w.league.slug})],

@@ -509,6 +509,51 @@ def test_fixture_forfeit(world, data):
     _check(world, "master", url, data.draw(form_data(fields)))
 
 
+@FAST
+@given(data=st.data())
+def test_table_dropout(world, data):
+    """A Kage table's drop-out (issue 28, part 4): any player, any time, any choice, confirmed or not."""
+    players = [t.pk for t in world.extra["kage_players"]]
+    fields = {
+        "player": hostile(*players, *ids(world)),
+        "when": hostile("before", "during", "after", ""),
+        "below_minimum": hostile("replay", "dissolve", "both", ""),
+        "confirm": hostile("True", "False", "on", ""),
+    }
+    url = reverse("league:table_dropout", kwargs={"pk": world.extra["kage_round_table"].pk})
+    _check(world, "master", url, data.draw(form_data(fields)))
+
+
+@FAST
+@given(data=st.data())
+def test_round_seating(world, data):
+    """Moving players between a round's tables (issue 28, part 4): any table for anyone, or none."""
+    table = world.extra["kage_round_table"]
+    other = world.extra["kage_open"]
+    fields = {f"seat_{side.team_id}": hostile(table.pk, other.pk, *ids(world)) for side in table.sides.all()}
+    fields["confirm"] = hostile("True", "False", "on", "")
+    season = world.extra["kage_tables_season"]
+    url = reverse(
+        "league:round_seating", kwargs={"slug": season.league.slug, "number": season.number, "round_number": 1}
+    )
+    _check(world, "master", url, data.draw(form_data(fields)))
+
+
+@FAST
+@given(data=st.data())
+def test_kage_table_arrange(world, data):
+    """A self-arranged Kage table (issue 28, part 4): 0 to 6 players ticked, anyone's entry."""
+    players = [t.pk for t in world.extra["kage_players"]]
+    fields = {
+        "home": hostile(*players, *ids(world)),
+        "others": hostile(players[1], players[2], *ids(world)),
+        "date": hostile(*DATES),
+    }
+    season = world.extra["kage_season"]
+    url = reverse("league:fixture_create", kwargs={"slug": season.league.slug, "number": season.number})
+    _check(world, "player", url, data.draw(form_data(fields)))
+
+
 @FEWER
 @given(data=st.data())
 def test_playoffs_and_season_simulation(world, data):
@@ -617,6 +662,8 @@ POSTED_HERE = {
     "league:fixture_reschedule",
     "league:fixture_pairing",
     "league:fixture_forfeit",
+    "league:table_dropout",
+    "league:round_seating",
     "newsletters:build",
     "newsletters:edit",
     "newsletters:publish",

@@ -305,6 +305,19 @@ def _seed_kage_table(world: World) -> None:
     submitted = match_services.match_create(teams=players, season=season)
     match_services.match_submit_game_result(match=submitted, record=KAGE_RECORD, actor=world.users["player"])
     world.extra["kage_submitted"] = Match.objects.get(pk=submitted.pk)
+    world.extra["kage_season"] = season
+    world.extra["kage_players"] = players
+    # A season of tables (issue 28, part 4): its first round drawn, one table of the three.
+    rounds = league_services.league_create(master=master, name="Kage Rounds", game=games.KAGE_MASTERS)
+    tables = league_services.season_create(league=rounds, name="Rounds 1", format=Season.Format.TABLES, swiss_rounds=2)
+    for user, name in ((world.users["player"], "Hanzo"), (world.users["other_player"], "Kotaro"), (stranger, "Goemon")):
+        league_services.application_accept(
+            team=league_services.player_apply(user=user, league=rounds, display_name=name)
+        )
+    run = league_services.schedule_request(season=tables, kind="tables", actor=master, seed=1)
+    league_services.schedule_generate(run_id=run.pk)
+    world.extra["kage_tables_season"] = tables
+    world.extra["kage_round_table"] = Match.objects.get(season=tables, round_number=1)
 
 
 def choose_pending_rolls(world: World) -> None:

@@ -25,6 +25,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 __all__ = [
+    "DropoutRule",
     "KAGE_MASTERS",
     "MAX_PLACE_POINTS",
     "MAX_PLAYERS",
@@ -36,6 +37,7 @@ __all__ = [
     "placements",
     "season_stats",
     "simulate_table",
+    "table_points",
     "validate",
 ]
 
@@ -116,6 +118,57 @@ def league_points(
     if len(fixed) < len(seats):
         raise ValueError(f"the fixed scheme needs points for {len(seats)} places")
     return tuple(fixed[p - 1] for p in places)
+
+
+class DropoutRule(StrEnum):
+    """What a player who drops out of a table scores (a house rule: the book has no league).
+
+    The table plays on with the players present either way (docs/rulings.md, "Kage Masters: a
+    player who drops out")."""
+
+    LAST_PLACE = "last_place"  # placed last at the table, below every player present
+    FORFEIT_LOSS = "forfeit_loss"  # not placed: a forfeit loss; the others are placed among themselves
+
+
+def table_points(
+    present: Sequence[Seat],
+    absent: Sequence[Hashable] = (),
+    *,
+    scheme: PointsScheme = PointsScheme.OPPONENTS_BEATEN,
+    fixed: Sequence[int] = (3, 2, 1, 0, 0),
+    rule: DropoutRule = DropoutRule.LAST_PLACE,
+) -> dict[Hashable, tuple[int | None, int | None]]:
+    """Each player's (place, league points) at a table some of whose players dropped out.
+
+    ``present``: the seats of the players who played it out (their treasure places them);
+    ``absent``: the players who dropped out (before or during the game). Under ``LAST_PLACE`` the
+    absent share the last place of the whole table (a table of 4 with one absent: he is 4th) and
+    score that place under ``scheme``, and every player present has beaten them; under
+    ``FORFEIT_LOSS`` the absent are not placed (``(None, None)``: the caller gives the forfeit's
+    points) and the players present are placed and scored as a table of their own."""
+    absent = list(absent)
+    if len(set(absent)) != len(absent) or set(absent) & {s.player for s in present}:
+        raise ValueError("a player is present or absent, once")
+    if rule is DropoutRule.FORFEIT_LOSS or not absent:
+        out: dict[Hashable, tuple[int | None, int | None]] = {
+            seat.player: (place, points)
+            for seat, place, points in zip(
+                present, placements(present), league_points(present, scheme, fixed), strict=True
+            )
+        }
+        out.update(dict.fromkeys(absent, (None, None)))
+        return out
+    places = list(placements(present)) + [len(present) + 1] * len(absent)
+    players = [s.player for s in present] + absent
+    if scheme is PointsScheme.OPPONENTS_BEATEN:
+        points = [sum(other > mine for other in places) for mine in places]
+    elif scheme is PointsScheme.WINNER_ONLY:
+        points = [int(p == 1) for p in places]
+    else:
+        if len(fixed) < len(places):
+            raise ValueError(f"the fixed scheme needs points for {len(places)} places")
+        points = [fixed[p - 1] for p in places]
+    return {player: (place, point) for player, place, point in zip(players, places, points, strict=True)}
 
 
 @dataclass(frozen=True)
