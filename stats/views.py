@@ -15,7 +15,7 @@ from django.views.decorators.http import require_safe
 
 from common import invalidation
 from common.fragments import fragment
-from league.games import game_of
+from games.registry import game_of
 from league.models import League, Season
 from stats import charts
 from stats.forms import KINDS, BalanceFilterForm
@@ -94,7 +94,7 @@ PLAYERS_BOARDS = ["wins", "unbeaten"]
 
 def _leaderboards(request: HttpRequest, scope: Scope, league: League | None) -> HttpResponse:
     seasons = list(Season.objects.filter(league=league).order_by("-number")[:SEASON_LINKS]) if league else []
-    players = league is not None and not league.has_team_scrolls
+    players = league is not None and not league.game_site.team_scrolls
     context = {
         "scope": scope,
         "league": league,
@@ -104,8 +104,10 @@ def _leaderboards(request: HttpRequest, scope: Scope, league: League | None) -> 
         "csv_url": scope.csv_url(),
         "csv_rows": leaderboards.MAX_LIMIT,
         "players": players,
-        # The game's own statistics (stats.games), for a league of a players' game.
+        # The game's own statistics (its Game's ``statistics``), for a league of a players' game,
+        # shown by its own template.
         "game_stats": game_of(league).statistics(league=league, season=scope.season) if players else None,
+        "game_stats_template": game_of(league).statistics_template if players else "",
     }
     return render(request, "stats/leaderboards.html", context)
 

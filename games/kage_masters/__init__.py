@@ -15,7 +15,7 @@ GAME = GameInfo(
     # A season is played as tables of 3 to 5 (games.tables), not one-on-one pairings.
     plays_at_tables=True,
     # "The player with the most treasure wins" (KM l.46): a table's places score, treasure parts
-    # the level (league.models.KAGE_MASTERS_TIE_BREAKERS, as founded before issue 28).
+    # the level (as founded before issue 28: league.models.default_tie_breakers reads them).
     table="places",
     tie_breakers=("points_for", "head_to_head", "wins"),
     strength_system="plackett_luce",

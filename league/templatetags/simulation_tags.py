@@ -24,13 +24,13 @@ def simulate_fixture_panel(context, match: Match) -> dict:
     simulator played it (seed, policy, dice summary, the log)."""
     if match.simulated:
         run = SimulationRun.objects.filter(match=match).first()
-        return {"show": False, "run": run, "scrolls": match.league is None or match.league.has_team_scrolls}
+        return {"show": False, "run": run, "scrolls": match.league is None or match.league.game_site.team_scrolls}
     user = context["request"].user
     if match.status != Match.Status.SCHEDULED or not services.is_master_of(user, match):
         return {"show": False}
     if match.league_id is not None and (unavailable := simulation.simulation_unavailable(match.league)):
         return {"show": True, "unavailable": unavailable}
-    scrolls = match.league is None or match.league.has_team_scrolls
+    scrolls = match.league is None or match.league.game_site.team_scrolls
     form = SimulateForm(
         label="Simulate this fixture",
         action=reverse("simulation:simulate", kwargs={"pk": match.pk}),
@@ -53,7 +53,7 @@ def simulate_season_panel(context, season: Season) -> dict:
     if unavailable := simulation.simulation_unavailable(season.league):
         return {"show": True, "unavailable": unavailable}
     kwargs = {"slug": season.league.slug, "number": season.number}
-    scrolls = season.league.has_team_scrolls
+    scrolls = season.league.game_site.team_scrolls
     current = simulation.next_round(season)
     weekly = simulation.default_weekly_rounds(season) if season.format == Season.Format.RANDOM_WEEKLY else None
     round_label = "Simulate this round"
