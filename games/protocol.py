@@ -103,8 +103,8 @@ class Game:
     #: Its own house rules as the league page lists them (a template of ``<dt>``/``<dd>`` pairs
     #: reading ``league``) and as a clause of a season's frozen rules (reading ``season``, starting
     #: "; "); "" when it has none.
-    league_rules_template: str = ""
-    season_rules_template: str = ""
+    league_rules_template: Any = ""
+    season_rules_template: Any = ""
 
     # --- simulation, statistics, newsletters, demo ------------------------------------------------------
     #: ``simulator(*, match, seed, actor, policy, job)``: one fixture (a SimulationRun or None).
@@ -114,11 +114,13 @@ class Game:
     #: ``simulation_context() -> dict``: keyword arguments a job passes to every ``simulate_batch``
     #: (what it keeps from batch to batch, such as the ratings it read once); {} by default.
     simulation_context: Callable[[], dict] = dict
+    #: The simulate panels' words (league.templatetags.simulation_tags); None: no words beyond the form.
     simulate_panel: SimulatePanel | None = None
     #: ``statistics(*, league, season=None, records=None)``: the game's own figures (an object with
     #: ``empty`` and ``facts()``), shown on the leaderboards through ``statistics_template``.
     statistics: Callable[..., Any] | None = None
-    statistics_template: str = ""
+    #: A template's name, or a template object (anything ``{% include %}`` takes), given ``stats``.
+    statistics_template: Any = ""
     #: ``newsletter_report(match, sides, record) -> (headline, text, facts)``: a result's report.
     newsletter_report: Callable[..., tuple[str, str, list]] | None = None
     #: The rating system of its strength ratings ("glicko2" one-on-one, "plackett_luce" tables).

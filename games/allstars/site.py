@@ -4,6 +4,8 @@ protocol (registered from MOONLIGHT_GAMES)."""
 
 from __future__ import annotations
 
+from django.utils.safestring import mark_safe
+
 from games import allstars
 from games.protocol import Game, SimulatePanel
 from league.models import HouseRules
@@ -25,8 +27,12 @@ GAME_SITE = Game(
     simulator=match_simulation.simulate_match,
     simulate_batch=match_simulation.simulate_batch,
     simulate_panel=SimulatePanel(
-        "The rules engine plays the match: rosters, ronin upkeep and advancement rolls as the policy says.",
-        "The rules engine plays each fixture, a round at a time, with the post-game sequence.",
+        mark_safe(
+            "The simulator plays the challenge with the rosters as they stand; the result goes through the post-game sequence at once and is marked simulated. Ronin upkeep is paid while the treasury covers it. The policy takes only the advancement rolls this match earns; a roll left to the players by another match stays theirs, and a team with one cannot kick off until it is chosen."
+        ),
+        mark_safe(
+            "Simulated results go through the post-game sequence at once and are marked simulated. Ronin upkeep is paid while the treasury covers it; advancement rolls are taken by the stated policy (+1 Attack, Defense, Movement, an affinity, then combat keywords) or left to the players. The policy takes only the rolls of the matches the simulation plays: a roll left to the players stays theirs, and a team with one cannot kick off, so the simulation stops at its next fixture until the roll is chosen."
+        ),
         policies=True,
     ),
     statistics=balance,

@@ -6,15 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.safestring import mark_safe
+
 from games.players import forms, records, simulation
 
-STRENGTH_PANEL_MATCH = (
-    "The strength model plays this game: the players' ratings give each side's chance, and the result is "
-    "entered and confirmed as a player's would be."
+#: The simulate panels' words (the text is the site's own: marked safe for its apostrophes).
+STRENGTH_PANEL_MATCH = mark_safe(
+    "The simulator draws the result from the players' strength ratings; it is confirmed at once and marked simulated."
 )
-STRENGTH_PANEL_SEASON = (
-    "Each fixture is played by the strength model from the players' ratings, a round at a time, and "
-    "confirmed as an entered result."
+STRENGTH_PANEL_SEASON = mark_safe(
+    "Simulated results are drawn from the players' strength ratings, confirmed at once and marked simulated."
 )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django import template
 from django.urls import reverse
 
+from games import registry as games
 from league.models import Season
 from league.services import simulations as simulation
 from league.simulation_forms import SimulateForm
@@ -16,6 +17,12 @@ from matches.models import Match, SimulationJob, SimulationRun
 from teams.permissions import is_league_master
 
 register = template.Library()
+
+
+def _panel(league):
+    """The simulate panel's words: the league's game's (games.protocol.SimulatePanel); a friendly
+    outside any league is the default game's."""
+    return (league.game_site if league is not None else games.game_of(games.DEFAULT)).simulate_panel
 
 
 @register.inclusion_tag("league/includes/_simulate_fixture.html", takes_context=True)
@@ -41,6 +48,7 @@ def simulate_fixture_panel(context, match: Match) -> dict:
         "show": True,
         "form": form,
         "scrolls": scrolls,
+        "panel": _panel(match.league),
         "job": match.simulation_jobs.filter(status__in=simulation.OPEN).first(),
     }
 
@@ -65,6 +73,7 @@ def simulate_season_panel(context, season: Season) -> dict:
             round_label = f"Simulate {'round ' + str(number) if number else 'the arranged fixtures'}"
     return {
         "show": True,
+        "panel": _panel(season.league),
         "current": current,
         "round_form": SimulateForm(
             label=round_label,
