@@ -22,7 +22,7 @@ everything else the core varies is a hook or a value of the game.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from games.base import GameInfo
@@ -106,7 +106,7 @@ class Game:
     league_rules_template: Any = ""
     season_rules_template: Any = ""
 
-    # --- simulation, statistics, newsletters, demo ------------------------------------------------------
+    # --- simulation, statistics, newsletters ------------------------------------------------------
     #: ``simulator(*, match, seed, actor, policy, job)``: one fixture (a SimulationRun or None).
     simulator: Callable[..., Any] | None = None
     #: ``simulate_batch(matches, *, seeds, actor, policy, job, **context)``: a round's fixtures.
@@ -123,12 +123,6 @@ class Game:
     statistics_template: Any = ""
     #: ``newsletter_report(match, sides, record) -> (headline, text, facts)``: a result's report.
     newsletter_report: Callable[..., tuple[str, str, list]] | None = None
-    #: The rating system of its strength ratings ("glicko2" one-on-one, "plackett_luce" tables).
-    rating_system: str = ""
-    #: ``demo(**options)``: builds a demo league of the game (seed_demo).
-    demo: Callable[..., Any] | None = None
-    #: Anything else a game's own pages need (read only by its own code and templates).
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> str:

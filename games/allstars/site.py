@@ -14,7 +14,6 @@ from matches import forms as match_forms
 from matches import services as match_services
 from matches import simulation as match_simulation
 from stats.selectors.balance import balance
-from teams.models import StrengthRating
 
 GAME_SITE = Game(
     info=allstars.GAME,
@@ -36,5 +35,4 @@ GAME_SITE = Game(
         policies=True,
     ),
     statistics=balance,
-    rating_system=StrengthRating.System.GLICKO2,
 )

@@ -8,7 +8,6 @@ from games.players import api, forms, newsletter, results, simulation, sites, st
 from games.protocol import Game, SimulatePanel
 from league.models import HouseRules
 from league.readmodel import side_points
-from teams.models import StrengthRating
 
 GAME_SITE = Game(
     info=kage_masters.GAME,
@@ -32,5 +31,4 @@ GAME_SITE = Game(
     statistics=statistics.kage_statistics,
     statistics_template="games/kage_masters/_statistics.html",
     newsletter_report=newsletter.kage_report,
-    rating_system=StrengthRating.System.PLACKETT_LUCE,
 )

@@ -8,7 +8,6 @@ from games.players import api, forms, newsletter, results, simulation, sites, st
 from games.protocol import Game, SimulatePanel
 from league.models import HouseRules
 from league.readmodel import side_points
-from teams.models import StrengthRating
 
 GAME_SITE = Game(
     info=ninjutsu.GAME,
@@ -31,5 +30,4 @@ GAME_SITE = Game(
     statistics=statistics.ninjutsu_statistics,
     statistics_template="games/ninjutsu/_statistics.html",
     newsletter_report=newsletter.ninjutsu_report,
-    rating_system=StrengthRating.System.GLICKO2,
 )

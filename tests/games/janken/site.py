@@ -214,5 +214,4 @@ GAME_SITE = Game(
     statistics=statistics,
     statistics_template=STATISTICS_TEMPLATE,
     newsletter_report=newsletter_report,
-    rating_system="glicko2",
 )
