@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from api.backup import league_export_json
+from games import registry as games_registry
 from league import selectors as league_selectors
 from league.models import League, Season
 from league.permissions import require_master
@@ -175,7 +176,11 @@ def _leaderboards_csv(request: HttpRequest, scope: Scope, filename: str) -> Http
 
 @require_GET
 def leaderboards_csv(request: HttpRequest) -> HttpResponse:
-    return _leaderboards_csv(request, Scope(), "all-time")
+    """Every league's boards of one game (``?game=``, the first game by default), as the page."""
+    game = request.GET.get("game", games_registry.DEFAULT)
+    if game not in games_registry.GAMES:
+        return HttpResponseBadRequest("No such game.", content_type="text/plain; charset=utf-8")
+    return _leaderboards_csv(request, Scope(game=game), "all-time" if "game" not in request.GET else f"all-time-{game}")
 
 
 @require_GET

@@ -7,6 +7,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from games import registry as games_registry
 from league.models import HouseRules, League, ScheduleRun, Season
 from matches.models import MAX_SIDES, DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from newsletters.models import Newsletter
@@ -26,6 +27,7 @@ from rules.models import (
     XpLevel,
 )
 from stats.selectors import leaderboards as leaderboard_selectors
+from stats.selectors import ratings as rating_selectors
 from teams.models import AdvancementRoll, StrengthRating, Team, TreasuryEntry, XpEvent
 
 # --- the rules catalog ------------------------------------------------------------------------------
@@ -917,7 +919,8 @@ class BoardSerializer(serializers.Serializer):
 
     @extend_schema_field(OpenApiTypes.URI)
     def get_csv_url(self, board):
-        return f"{self.context['csv_url']}?board={board.key}"
+        url = self.context["csv_url"]
+        return f"{url}{'&' if '?' in url else '?'}board={board.key}"
 
     @extend_schema_field(LeaderboardRowSerializer(many=True))
     def get_rows(self, board):
@@ -935,6 +938,12 @@ class LeaderboardQuery(serializers.Serializer):
     league = serializers.SlugField(max_length=100, required=False, help_text="A league's slug")
     season = serializers.IntegerField(min_value=1, max_value=2**62, required=False, help_text="A season's id")
     board = serializers.ChoiceField(choices=leaderboard_selectors.BOARD_KEYS, required=False, help_text="One board")
+    game = serializers.ChoiceField(
+        choices=games_registry.CHOICES,
+        required=False,
+        help_text="All time: the game whose leagues' boards these are (default the first game); a league's "
+        "and a season's are of the league's game (another is a 400)",
+    )
     limit = serializers.IntegerField(
         min_value=1,
         max_value=leaderboard_selectors.MAX_LIMIT,
@@ -965,6 +974,7 @@ class StrengthRatingSerializer(serializers.Serializer):
 
     position = serializers.IntegerField(help_text="The place in this list (by the rating itself)")
     kind = serializers.SerializerMethodField()
+    game = serializers.ChoiceField(choices=games_registry.CHOICES, help_text="The game rated")
     system = serializers.ChoiceField(choices=StrengthRating.System.choices)
     rating = serializers.FloatField(help_text="Glicko-2: r; Plackett-Luce: mu")
     deviation = serializers.FloatField(help_text="Glicko-2: RD; Plackett-Luce: sigma")
@@ -1009,7 +1019,84 @@ class StrengthRatingSerializer(serializers.Serializer):
 
 class RatingsQuery(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["team", "coach"], default="team")
-    system = serializers.ChoiceField(choices=StrengthRating.System.choices, default=StrengthRating.System.GLICKO2)
-    league = serializers.SlugField(
-        max_length=100, required=False, help_text="A league's slug: its teams, or the coaches with a team in it"
+    game = serializers.ChoiceField(
+        choices=games_registry.CHOICES,
+        required=False,
+        help_text="The game rated (every list is of one game): default the league's, else the first game",
     )
+    system = serializers.ChoiceField(
+        choices=StrengthRating.System.choices,
+        required=False,
+        help_text="Default the game's own (Glicko-2 one on one, Plackett-Luce for a table game); a system the "
+        "game is not rated by is a 400",
+    )
+    league = serializers.SlugField(
+        max_length=100,
+        required=False,
+        help_text="A league's slug: its teams, or the coaches with a team in it (their rating in its game); "
+        "a league of another game than `game` is a 400",
+    )
+
+
+class ClubQuery(serializers.Serializer):
+    league = serializers.SlugField(
+        max_length=100, required=False, help_text="A league's slug: the members with a team or entry in it"
+    )
+    order = serializers.ChoiceField(
+        choices=rating_selectors.CLUB_ORDERS,
+        default="games",
+        help_text="games: the games played (every game's count); name; or a game's key: by its rating",
+    )
+
+
+class ClubCellSerializer(serializers.Serializer):
+    """A member's rating in one game, in the game's own system: never added to another game's."""
+
+    system = serializers.ChoiceField(choices=StrengthRating.System.choices)
+    rating = serializers.FloatField()
+    deviation = serializers.FloatField()
+    spread = serializers.FloatField()
+    games = serializers.IntegerField()
+    rank = serializers.IntegerField(help_text="The place among the game's rated members (ties share it)")
+    of = serializers.IntegerField(help_text="How many members the game rates")
+
+
+#: A member's ratings, one field a game (the games' keys), each null where the member is not rated in it.
+ClubRatingsSerializer = type(
+    "ClubRatingsSerializer",
+    (serializers.Serializer,),
+    {key: ClubCellSerializer(allow_null=True, help_text=info.name) for key, info in games_registry.GAMES.items()},
+)
+
+
+class ClubRowSerializer(serializers.Serializer):
+    """A member of the club board: a rating a game (null where not rated), side by side."""
+
+    member = serializers.SerializerMethodField()
+    games = serializers.IntegerField(help_text="Rated games played, every game's count")
+    ratings = serializers.SerializerMethodField()
+
+    @extend_schema_field(CoachLinkSerializer())
+    def get_member(self, row):
+        username = row.member.username
+        return {"username": username, "url": _link(self.context.get("request"), "stats:coach", username)}
+
+    @extend_schema_field(ClubRatingsSerializer())
+    def get_ratings(self, row) -> dict:
+        out = {}
+        for key in games_registry.GAMES:
+            cell = row.cells.get(key)
+            out[key] = (
+                None
+                if cell is None
+                else {
+                    "system": cell.rating.system,
+                    "rating": cell.rating.rating,
+                    "deviation": cell.rating.deviation,
+                    "spread": cell.rating.spread,
+                    "games": cell.rating.games,
+                    "rank": cell.rank,
+                    "of": cell.of,
+                }
+            )
+        return out

@@ -26,6 +26,7 @@ urlpatterns = [
     path("rules/tables/", views.RulesTablesView.as_view(), name="rules-tables"),
     path("leaderboards/", views.LeaderboardList.as_view(), name="leaderboards"),
     path("ratings/", views.RatingList.as_view(), name="ratings"),
+    path("ratings/club/", views.ClubRatingList.as_view(), name="club_ratings"),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", views.DocsView.as_view(url_name="api:schema"), name="docs"),
     path("", include(router.urls)),

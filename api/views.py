@@ -11,6 +11,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, extend_schema_view
 from drf_spectacular.views import SpectacularSwaggerSplitView
+from rest_framework import exceptions as drf_exceptions
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.permissions import IsAuthenticated
@@ -22,6 +23,7 @@ from api import serializers as s
 from api.filters import MatchFilter, NewsletterFilter, NinjaFilter, ProfileFilter, SeasonFilter, TeamFilter
 from api.pagination import PageQuery
 from api.throttling import AnonThrottle, MemberThrottle, WriteThrottle
+from games import registry as games_registry
 from games.registry import game_of
 from league import selectors as league_selectors
 from league import services as league_services
@@ -542,8 +544,14 @@ class LeaderboardList(generics.ListAPIView):
             season = get_object_or_404(Season.objects.select_related("league"), pk=query["season"])
             if league is not None and season.league_id != league.pk:
                 raise ValidationError({"season": "This season is not one of the league's."})
-            return Scope(league=season.league, season=season)
-        return Scope(league=league)
+            scope = Scope(league=season.league, season=season)
+        elif league is not None:
+            scope = Scope(league=league)
+        else:
+            return Scope(game=query.get("game") or games_registry.DEFAULT)
+        if "game" in query and query["game"] != scope.league.game:
+            raise drf_exceptions.ValidationError({"game": ["The league is of another game."]})
+        return scope
 
     def list(self, request, *args, **kwargs):
         query = s.LeaderboardQuery(data=queries.single_values(request.query_params, s.LeaderboardQuery().fields))
@@ -568,9 +576,9 @@ class LeaderboardList(generics.ListAPIView):
 
 
 class RatingList(generics.ListAPIView):
-    """Strength ratings (docs/ratings.md) of teams or coaches in one system, best first, as the
-    ratings pages list them (stats.selectors.ratings); ``league`` for a league's teams, or the
-    coaches with a team in it."""
+    """Strength ratings (docs/ratings.md) of one game's teams or coaches in one system, best first, as
+    the ratings pages list them (stats.selectors.ratings); ``game`` the game (default the league's,
+    else the first); ``league`` for a league's teams, or the coaches with a team in it."""
 
     serializer_class = s.StrengthRatingSerializer
     filter_backends: list = []
@@ -584,7 +592,20 @@ class RatingList(generics.ListAPIView):
         query.is_valid(raise_exception=True)
         data = query.validated_data
         league = get_object_or_404(League, slug=data["league"]) if "league" in data else None
-        rows = rating_selectors.strength_ratings(coaches=data["kind"] == "coach", system=data["system"], league=league)
+        game = data.get("game") or (league.game if league is not None else games_registry.DEFAULT)
+        if league is not None and league.game != game:
+            raise drf_exceptions.ValidationError(
+                {"league": [f"This league is of {league.game_info.name}, not of the game asked."]}
+            )
+        systems = rating_selectors.systems_of(game)
+        system = data.get("system") or systems[0]
+        if system not in systems:
+            raise drf_exceptions.ValidationError(
+                {"system": [f"{games_registry.get(game).name} is rated by {', '.join(systems)} only."]}
+            )
+        rows = rating_selectors.strength_ratings(
+            coaches=data["kind"] == "coach", system=system, game=game, league=league
+        )
         page = self.paginate_queryset(rows)
         start = self.paginator.page.start_index()
         for i, row in enumerate(page):
@@ -592,6 +613,28 @@ class RatingList(generics.ListAPIView):
         return self.get_paginated_response(
             s.StrengthRatingSerializer(page, many=True, context={"request": request}).data
         )
+
+
+class ClubRatingList(generics.ListAPIView):
+    """The club board (stats.selectors.ratings.club_members / club_rows, as its page): every rated
+    member, a rating a game side by side (each game's own system, the place among its rated members),
+    never added across games; ``league`` for a league's members, ``order`` the order."""
+
+    serializer_class = s.ClubRowSerializer
+    filter_backends: list = []
+
+    @extend_schema(parameters=[s.ClubQuery])
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    def list(self, request, *args, **kwargs):
+        query = s.ClubQuery(data=queries.single_values(request.query_params, s.ClubQuery().fields))
+        query.is_valid(raise_exception=True)
+        data = query.validated_data
+        league = get_object_or_404(League, slug=data["league"]) if "league" in data else None
+        page = self.paginate_queryset(rating_selectors.club_members(league=league, order=data["order"]))
+        rows = rating_selectors.club_rows(page)
+        return self.get_paginated_response(s.ClubRowSerializer(rows, many=True, context={"request": request}).data)
 
 
 # --- the documentation page -------------------------------------------------------------------------

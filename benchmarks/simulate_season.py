@@ -80,6 +80,20 @@ def main() -> None:
             _recreate(admin, args.db_name, drop_only=True)
 
 
+class Cpu:
+    """CPU seconds of this process plus its PostgreSQL backend (``/proc/<pid>/schedstat``: local server)."""
+
+    def __init__(self, connection):
+        self.connection = connection
+
+    def now(self) -> float:
+        with self.connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            pid = cursor.fetchone()[0]
+        backend = int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+        return time.process_time() + backend
+
+
 def _run(args) -> None:
     import django
 
@@ -96,7 +110,7 @@ def _run(args) -> None:
     from league.services import simulations
     from matches import services as match_services
     from matches import simulation
-    from matches.models import Match
+    from matches.models import Match, SimulationJob
     from rules.engine import league as rules_league
     from rules.engine import simulator as engine
     from rules.models import Clan, Profile
@@ -107,23 +121,28 @@ def _run(args) -> None:
     call_command("migrate", verbosity=0)
     User = get_user_model()
     master = User.objects.create(username="bench-master")
-    league = League.objects.create(name="Benchmark League", slug="benchmark", master=master)
-    season = league_services.season_create(league=league, format=Season.Format.DOUBLE_ROUND_ROBIN)
-    for i in range(args.teams):
-        _, _, clan, roster = DEMO_TEAMS[i % len(DEMO_TEAMS)]
-        owner = User.objects.create(username=f"bench-{i}")
-        team = team_services.team_create(
-            owner=owner, name=f"Team {i + 1}", clan=Clan.objects.get(slug=clan), league=league
-        )
-        for slug, count in roster:
-            profile = Profile.objects.get(slug=slug)
-            chosen = list(profile.abilities.all()[: profile.choose_abilities])
-            for _ in range(count):
-                team_services.team_recruit(team=team, profile=profile, chosen_abilities=chosen)
-        team_services.team_mark_ready(team=team)
-        league_services.application_accept(team=team)
-    run = league_services.schedule_request(season=season, kind=ScheduleRun.Kind.ROUND_ROBIN, seed=args.seed)
-    league_services.schedule_generate(run_id=run.pk)
+
+    def make_league(name: str, slug: str) -> tuple:
+        league = League.objects.create(name=name, slug=slug, master=master)
+        season = league_services.season_create(league=league, format=Season.Format.DOUBLE_ROUND_ROBIN)
+        for i in range(args.teams):
+            _, _, clan, roster = DEMO_TEAMS[i % len(DEMO_TEAMS)]
+            owner = User.objects.create(username=f"{slug}-{i}")
+            team = team_services.team_create(
+                owner=owner, name=f"Team {i + 1}", clan=Clan.objects.get(slug=clan), league=league
+            )
+            for profile_slug, count in roster:
+                profile = Profile.objects.get(slug=profile_slug)
+                chosen = list(profile.abilities.all()[: profile.choose_abilities])
+                for _ in range(count):
+                    team_services.team_recruit(team=team, profile=profile, chosen_abilities=chosen)
+            team_services.team_mark_ready(team=team)
+            league_services.application_accept(team=team)
+        run = league_services.schedule_request(season=season, kind=ScheduleRun.Kind.ROUND_ROBIN, seed=args.seed)
+        league_services.schedule_generate(run_id=run.pk)
+        return league, season
+
+    _, season = make_league("Benchmark League", "benchmark")
     matches = list(Match.objects.filter(season=season).select_related("challenge").order_by("round_number", "id"))
     setup = time.perf_counter() - t0
 
@@ -139,10 +158,11 @@ def _run(args) -> None:
         bonuses = rules_league.underdog_bonuses([s.rating for s in sides])
         challenge = simulation.sim_challenge(match.challenge) if match.challenge_id else engine.CHALLENGES["brawl"]
         fixtures.append((simulation.sim_teams(sides), challenge, bonuses))
-    start = time.perf_counter()
+    # The engine's rates are CPU time (no database: the process's own), robust to a busy machine.
+    start = time.process_time()
     for i, (teams, challenge, bonuses) in enumerate(fixtures):
         engine.simulate_match(teams, challenge, rng=random.Random(f"{args.seed}:{i}"), underdog=bonuses)
-    engine_time = time.perf_counter() - start
+    engine_time = time.process_time() - start
 
     # Full season with persistence: what the Celery task runs.
     job, _ = simulations.simulation_request(actor=master, scope="season", season=season, seed=args.seed)
@@ -152,17 +172,40 @@ def _run(args) -> None:
         queries[0] += 1
         return execute(sql, params, many, context)
 
-    start = time.perf_counter()
+    cpu = Cpu(connection)
+    start, cpu0 = time.perf_counter(), cpu.now()
     with connection.execute_wrapper(count):
         job = simulations.simulation_job_run(job_id=job.pk)
-    full_time = time.perf_counter() - start
+    full_time, full_cpu = time.perf_counter() - start, cpu.now() - cpu0
+
+    # Round by round: another league of the same teams, one "simulate this round" job a round
+    # (what a master clicking round after round runs), in CPU time with the database's.
+    _, weekly = make_league("Benchmark League, round by round", "benchmark-rounds")
+    rounds_played, round_cpu, cpu0 = 0, 0.0, cpu.now()
+    while Match.objects.filter(season=weekly, status=Match.Status.SCHEDULED).exists():
+        round_job, _ = simulations.simulation_request(
+            actor=master, scope=SimulationJob.Scope.ROUND, season=weekly, max_rounds=1, seed=args.seed
+        )
+        round_job = simulations.simulation_job_run(job_id=round_job.pk)
+        rounds_played += round_job.done
+        if not round_job.done:
+            break
+    round_cpu = cpu.now() - cpu0
 
     n = len(matches)
     print(f"{args.teams} teams, double round robin: {n} matches (setting up the league took {setup:.1f} s)")
-    print(f"engine only:              {n / engine_time:6.1f} matches/s ({1000 * engine_time / n:.1f} ms a match)")
+    print(f"engine only, CPU time:    {n / engine_time:6.1f} matches/s ({1000 * engine_time / n:.1f} ms a match)")
     print(
         f"full season, PostgreSQL:  {job.done / full_time:6.1f} matches/s ({1000 * full_time / job.done:.1f} ms a match, "
         f"{queries[0] / job.done:.1f} SQL queries a match)"
+    )
+    print(
+        f"full season, CPU time:    {job.done / full_cpu:6.1f} matches/s (process and PostgreSQL backend; "
+        f"{1000 * full_cpu / job.done:.1f} ms a match)"
+    )
+    print(
+        f"round by round, CPU time: {rounds_played / round_cpu:6.1f} matches/s ({rounds_played} matches, "
+        f"one job a round; process and PostgreSQL backend)"
     )
     leaders = league_table(season)[:3]
     print("leaders: " + ", ".join(f"{r.team.name} {r.points} pts ({r.won}-{r.drawn}-{r.lost})" for r in leaders))
@@ -197,10 +240,10 @@ def _run(args) -> None:
             for k, t in enumerate((home, away))
         ]
         pairs.append((simulation.sim_teams(sides), challenges[i % len(challenges)]))
-    start = time.perf_counter()
+    start = time.process_time()
     for i, (teams, challenge) in enumerate(pairs):
         engine.simulate_match(teams, challenge, rng=random.Random(f"{args.seed}:max:{i}"))
-    max_time = time.perf_counter() - start
+    max_time = time.process_time() - start
     print(
         f"engine only, allowance-maximum rosters ({min(models)}-{max(models)} models a team): "
         f"{len(pairs) / max_time:6.1f} matches/s ({1000 * max_time / len(pairs):.1f} ms a match)"
@@ -212,6 +255,8 @@ def _run(args) -> None:
                     "matches": n,
                     "engine_per_s": n / engine_time,
                     "persisted_per_s": job.done / full_time,
+                    "persisted_cpu_per_s": job.done / full_cpu,
+                    "round_by_round_cpu_per_s": rounds_played / round_cpu,
                     "queries_per_match": queries[0] / job.done,
                     "engine_max_roster_per_s": len(pairs) / max_time,
                     "max_roster_models": [min(models), max(models)],

@@ -16,12 +16,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from django.db import connection
 from django.db.models import (
     Case,
     CharField,
     Count,
     Exists,
-    F,
     OuterRef,
     Q,
     QuerySet,
@@ -30,9 +30,10 @@ from django.db.models import (
     When,
     Window,
 )
-from django.db.models.functions import Coalesce, RowNumber
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from common import invalidation
 from league.models import Round, Season
 from league.selectors import MATCH_JSON_FIELDS, RoundNaming, sides_prefetch
 from matches.models import AWAITING_STATUSES, Match, MatchTeam
@@ -83,24 +84,42 @@ def due_expression() -> Coalesce:
     return Coalesce("deadline", Subquery(round_deadline))
 
 
-def _first_of_each(queryset: QuerySet, category: Case, order_by: list, limit: int) -> list:
-    """The first ``limit`` rows of each category (``None``: left out), each with ``category``,
-    ``total`` (rows of its category) and in ``order_by``'s order, in one query."""
-    return list(
-        queryset.annotate(category=category)
-        .filter(category__isnull=False)
-        .annotate(
-            row=Window(RowNumber(), partition_by=[F("category")], order_by=order_by),
-            total=Window(Count("id"), partition_by=[F("category")]),
-        )
-        .filter(row__lte=limit)
-        .order_by("category", "row")
+def _first_of_each(candidates: QuerySet, category: Case, fetch: QuerySet, limit: int) -> list:
+    """The first ``limit`` matches of each category (``None``: left out), soonest deadline first
+    (:func:`due_expression`; none last), then round, then creation, each with ``category`` and
+    ``total`` (the matches of its category), fetched by ``fetch`` (with what it selects and
+    prefetches).
+
+    Two queries (and ``fetch``'s prefetches): a lean ranking, the candidates' ids, categories and
+    order keys numbered by a window in an outer ``SELECT``, then the chosen matches. Django writes
+    a window over an annotation by repeating the annotation in every clause that names it, and the
+    categories' ``CASE`` holds subqueries: compiled five times, one query cost a dashboard about
+    25 ms of CPU for 2 ms in the database (issue 29, part 2); here it is compiled once.
+    """
+    keys = candidates.annotate(due=due_expression()).annotate(category=category)
+    inner, params = keys.values("id", "category", "due", "round_number").query.sql_with_params()
+    sql = (
+        "SELECT id, category, total FROM ("
+        " SELECT id, category,"
+        "  ROW_NUMBER() OVER (PARTITION BY category"
+        "   ORDER BY due IS NULL, due, round_number IS NULL, round_number, id) AS n,"
+        "  COUNT(*) OVER (PARTITION BY category) AS total"
+        f" FROM ({inner}) candidates WHERE category IS NOT NULL"
+        ") ranked WHERE n <= %s ORDER BY category, n"
     )
-
-
-def _fixture_order() -> list:
-    """Soonest deadline first (no deadline last), then round, then creation."""
-    return [F("due").asc(nulls_last=True), F("round_number").asc(nulls_last=True), F("id").asc()]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, limit])
+        ranked = cursor.fetchall()
+    if not ranked:
+        return []
+    chosen = fetch.in_bulk([pk for pk, _, _ in ranked])
+    out = []
+    for pk, name, total in ranked:
+        match = chosen.get(pk)
+        if match is not None:  # gone between the two reads
+            match.category, match.total = name, total
+            out.append(match)
+    return out
 
 
 # --- a player's dashboard -------------------------------------------------------------------------
@@ -174,7 +193,7 @@ class Dashboard:
 def player_matches(user, *, limit: int = LIMIT) -> dict[str, MatchList]:
     """The player's next fixtures, the fixtures whose challenge they choose, results waiting for
     their confirmation, their disputed results and their rejected results (to enter again): the
-    first ``limit`` of each and each list's size, in two queries (the matches, then their sides).
+    first ``limit`` of each and each list's size, in three queries (the ranking, the matches, their sides).
     A fixture to choose is listed there, not among the next fixtures (the page shows it in both)."""
     mine = Exists(MatchTeam.objects.filter(match=OuterRef("pk"), team__owner=user))
     # The chooser's side is theirs: the slot the dice named (Match.chooser_side), as it is now.
@@ -193,15 +212,15 @@ def player_matches(user, *, limit: int = LIMIT) -> dict[str, MatchList]:
         default=None,
         output_field=CharField(),
     )
-    queryset = (
-        Match.objects.filter(mine, status__in=(SCHEDULED, *AWAITING_STATUSES))
-        .defer(*MATCH_JSON_FIELDS)
+    fetch = (
+        Match.objects.defer(*MATCH_JSON_FIELDS)
         .annotate(due=due_expression())
         .select_related("season__league", "league", "challenge")
         .prefetch_related(sides_prefetch())
     )
+    candidates = Match.objects.filter(mine, status__in=(SCHEDULED, *AWAITING_STATUSES))
     lists = {c: MatchList() for c in (NEXT, TO_CHOOSE, TO_CONFIRM, DISPUTED_RESULT, REJECTED)}
-    for match in _first_of_each(queryset, category, _fixture_order(), limit):
+    for match in _first_of_each(candidates, category, fetch, limit):
         sides = [side.team for side in match.sides.all()]
         item = DashboardMatch(
             match=match,
@@ -214,8 +233,30 @@ def player_matches(user, *, limit: int = LIMIT) -> dict[str, MatchList]:
     return lists
 
 
+def player_scopes(user) -> list[str]:
+    """The cache scopes (common/invalidation.py) of what a player's dashboard shows: each of their
+    teams (a match of a team, its rolls and its application move the team's version), the seasons
+    those teams are entered in and those the player masters (their rounds' deadlines, the
+    opponents' names), and those seasons' leagues' names. Two queries."""
+    teams = list(Team.objects.filter(owner=user).values_list("pk", "league_id"))
+    seasons = list(
+        Season.objects.filter(Q(entries__team__owner=user) | Q(league__master=user))
+        .values_list("pk", "league_id")
+        .distinct()
+    )
+    leagues = {league for _, league in teams + seasons if league is not None}
+    return sorted(
+        {
+            *(invalidation.team(pk) for pk, _ in teams),
+            *(invalidation.season(pk) for pk, _ in seasons),
+            *(invalidation.league(pk) for pk in leagues),
+            *(invalidation.league_meta(pk) for pk in leagues),
+        }
+    )
+
+
 def player_dashboard(user, *, today: dt.date | None = None) -> Dashboard:
-    """Everything the signed-in player's home page lists, in six queries whatever the size of the
+    """Everything the signed-in player's home page lists, in seven queries whatever the size of the
     leagues they play in and of their history."""
     today = today or timezone.localdate()
     teams = _bounded(
@@ -307,33 +348,56 @@ class RoundProgress(RoundNaming):
 def round_progress(season: Season, *, today: dt.date | None = None) -> list[RoundProgress]:
     """Each round of the season in play order, with how many of its fixtures are played, waiting
     for confirmation, disputed, overdue, in play and not started: two queries (the counts, grouped
-    by round in the database, and the rounds' dates) whatever the number of fixtures."""
+    in the database, and the rounds' dates) whatever the number of fixtures.
+
+    The fixtures are counted by round, status, whether they kicked off and where their own
+    deadline stands (none, passed, to come); a fixture without one has its round's, applied to
+    the counts here: no subquery per fixture (issue 29, part 2: it was most of the desk's cost).
+    """
     today = today or timezone.localdate()
-    in_time = Q(due__isnull=True) | Q(due__gte=today)
+    own = Case(
+        When(deadline__isnull=True, then=Value("none")),
+        When(deadline__lt=today, then=Value("passed")),
+        default=Value("to come"),
+        output_field=CharField(),
+    )
     rows = (
         Match.objects.filter(season=season)
         .exclude(status=Match.Status.VOIDED)
-        .annotate(due=due_expression())
-        .values("stage", "round_number")
-        .annotate(
-            played=Count("id", filter=Q(status__in=Match.DECIDED_STATUSES)),
-            waiting=Count("id", filter=Q(status=SUBMITTED)),
-            disputed=Count("id", filter=Q(status=DISPUTED)),
-            overdue=Count("id", filter=Q(status=SCHEDULED, due__lt=today)),
-            in_play=Count("id", filter=Q(in_time, status=SCHEDULED, kicked_off_at__isnull=False)),
-            not_started=Count("id", filter=Q(in_time, status=SCHEDULED, kicked_off_at__isnull=True)),
-        )
+        .annotate(own=own, started=Q(kicked_off_at__isnull=False))
+        .values("stage", "round_number", "status", "own", "started")
+        .annotate(n=Count("id"))
         .order_by()
     )
     dates = {(r.stage, r.round_number): r for r in Round.objects.filter(season=season)}
-    rounds = []
+    rounds: dict[tuple, RoundProgress] = {}
     for row in rows:
-        progress = RoundProgress(**row)
-        rnd = dates.get((progress.stage, progress.round_number))
-        if rnd is not None:
-            progress.starts_on, progress.deadline = rnd.starts_on, rnd.deadline
-        rounds.append(progress)
-    return sorted(rounds, key=RoundProgress.order)
+        key = (row["stage"], row["round_number"])
+        progress = rounds.get(key)
+        if progress is None:
+            progress = rounds[key] = RoundProgress(stage=key[0], round_number=key[1])
+            rnd = dates.get(key)
+            if rnd is not None:
+                progress.starts_on, progress.deadline = rnd.starts_on, rnd.deadline
+        status, n = row["status"], row["n"]
+        if status in Match.DECIDED_STATUSES:
+            progress.played += n
+        elif status == SUBMITTED:
+            progress.waiting += n
+        elif status == DISPUTED:
+            progress.disputed += n
+        elif status == SCHEDULED:
+            if row["own"] == "none":
+                passed = progress.deadline is not None and progress.deadline < today
+            else:
+                passed = row["own"] == "passed"
+            if passed:
+                progress.overdue += n
+            elif row["started"]:
+                progress.in_play += n
+            else:
+                progress.not_started += n
+    return sorted(rounds.values(), key=RoundProgress.order)
 
 
 def current_round(rounds: list[RoundProgress]) -> RoundProgress | None:
@@ -376,8 +440,8 @@ class Desk:
 
 def desk_matches(season: Season, *, today: dt.date, limit: int = LIMIT) -> dict[str, Bounded[Match]]:
     """The season's disputed results (to settle), results waiting for confirmation (the master may
-    confirm them) and overdue fixtures: the first ``limit`` of each and each list's size, in two
-    queries (the matches, then their sides)."""
+    confirm them) and overdue fixtures: the first ``limit`` of each and each list's size, in three
+    queries (the ranking, the matches, their sides)."""
     category = Case(
         When(status=DISPUTED, then=Value(DESK_DISPUTED)),
         When(status=SUBMITTED, then=Value(DESK_WAITING)),
@@ -385,15 +449,15 @@ def desk_matches(season: Season, *, today: dt.date, limit: int = LIMIT) -> dict[
         default=None,
         output_field=CharField(),
     )
-    queryset = (
-        Match.objects.filter(season=season, status__in=(SCHEDULED, *AWAITING_STATUSES))
-        .defer(*MATCH_JSON_FIELDS)
+    fetch = (
+        Match.objects.defer(*MATCH_JSON_FIELDS)
         .annotate(due=due_expression())
         .select_related("league")
         .prefetch_related(sides_prefetch())
     )
+    candidates = Match.objects.filter(season=season, status__in=(SCHEDULED, *AWAITING_STATUSES))
     lists: dict[str, Bounded[Match]] = {c: Bounded() for c in (DESK_DISPUTED, DESK_WAITING, DESK_OVERDUE)}
-    for match in _first_of_each(queryset, category, _fixture_order(), limit):
+    for match in _first_of_each(candidates, category, fetch, limit):
         bucket = lists[match.category]
         bucket.items.append(match)
         bucket.total = match.total

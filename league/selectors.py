@@ -383,15 +383,26 @@ def _fixture_order(match: Match) -> tuple:
     )
 
 
-def next_fixtures(season: Season) -> dict[int, Match]:
+@dataclass(frozen=True)
+class NextFixture:
+    """A team's next fixture as the league table shows it: what it links to, its round, and the
+    other sides' names in seat order ("Herons", "Herons, Cranes and Owls")."""
+
+    pk: int
+    round_number: int | None
+    opponents: str
+
+
+def next_fixtures(season: Season) -> dict[int, NextFixture]:
     """Each team's next fixture to play, in two queries whatever the length of the season.
 
     A window (ROW_NUMBER partitioned by team, in :func:`_fixture_order`'s order; ``LENGTH(stage)``
     then ``stage`` puts "" before "playoff-1" before "playoff-10") picks each team's first
-    scheduled side inside the database, so only those matches (at most one per team) and their
-    sides are fetched, not every unplayed fixture of the season.
+    scheduled side inside the database, so only those sides are read (at most one per team), then
+    the names of the sides of those fixtures: plain values, no match or team objects (issue 29,
+    part 2: the table's next-fixture column was most of its cold render).
     """
-    firsts = (
+    firsts = list(
         MatchTeam.objects.filter(match__season=season, match__status=Match.Status.SCHEDULED)
         .annotate(
             row=Window(
@@ -407,14 +418,32 @@ def next_fixtures(season: Season) -> dict[int, Match]:
             )
         )
         .filter(row=1)
-        .values("match_id")
+        .values_list("team_id", "match_id", "match__round_number")
     )
-    matches = sorted(season_matches(season).filter(pk__in=Subquery(firsts)), key=_fixture_order)
-    result: dict[int, Match] = {}
-    for match in matches:
-        for side in match.sides.all():
-            result.setdefault(side.team_id, match)
-    return result
+    if not firsts:
+        return {}
+    seats: dict[int, list[tuple[int, str]]] = {}
+    for match_id, team_id, name in (
+        MatchTeam.objects.filter(match_id__in={match_id for _, match_id, _ in firsts})
+        .order_by("match_id", "slot")
+        .values_list("match_id", "team_id", "team__name")
+    ):
+        seats.setdefault(match_id, []).append((team_id, name))
+    return {
+        team_id: NextFixture(
+            pk=match_id,
+            round_number=round_number,
+            opponents=_names([name for other, name in seats.get(match_id, []) if other != team_id]),
+        )
+        for team_id, match_id, round_number in firsts
+    }
+
+
+def _names(names: list[str]) -> str:
+    """ "A", "A and B", "A, B and C" ("" for none)."""
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def bracket(season: Season) -> list[list[BracketSlot]]:

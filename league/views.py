@@ -5,7 +5,10 @@ Views validate a form and call one service; who may do what is decided in league
 
 from __future__ import annotations
 
+import hashlib
+
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -15,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
 from common import invalidation
@@ -95,9 +99,26 @@ def home(request: HttpRequest) -> HttpResponse:
     """A signed-in player's dashboard (what waits for them); anonymous visitors get the front page
     (page-cached: common/pagecache.py caches anonymous GETs only)."""
     if request.user.is_authenticated:
-        return render(request, "league/dashboard.html", {"dash": dashboard.player_dashboard(request.user)})
+        return render(request, "league/dashboard.html", {"body": _dashboard_body(request.user)})
     leagues = list(selectors.leagues_for_list()[:12])
     return render(request, "home.html", {"leagues": leagues, "my_teams": []})
+
+
+def _dashboard_body(user) -> str:
+    """The dashboard's body, a fragment of its player's under the versions of what it shows
+    (``dashboard.player_scopes``) and of the day (what is overdue); the set of scopes is in the
+    key, so a new team or season of theirs is a new entry, never one stored without it."""
+    today = timezone.localdate()
+
+    def render_body() -> str:
+        dash = dashboard.player_dashboard(user, today=today)
+        return render_to_string("league/includes/_dashboard_body.html", {"dash": dash, "user": user})
+
+    if settings.FRAGMENT_CACHE_SECONDS <= 0:  # no shared cache: nothing to look the scopes up for
+        return render_body()
+    scopes = dashboard.player_scopes(user)
+    digest = hashlib.blake2b("|".join(scopes).encode(), digest_size=8).hexdigest()
+    return fragment(f"dashboard:{user.pk}:{today.isoformat()}:{digest}", render_body, scopes)
 
 
 def healthz(request: HttpRequest) -> JsonResponse:

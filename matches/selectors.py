@@ -91,13 +91,23 @@ def sequence_outcomes(match: Match) -> dict:
     }
 
 
+#: A match's JSON fields, which a list of games does not read.
+MATCH_RECORD_JSON = ("challenge_roll", "result_draft", "submitted_record", "counter_record", "upkeep_choices")
+
+
 def team_game_records(team: Team) -> QuerySet:
     """The team's played matches (newest first) with opponents and All-Stars, fixed query count."""
+    # The records' JSON (kick-off snapshots, submitted and counter records, the dice of the
+    # challenge roll) is what the lines do not read, and was most of the scroll's cold render.
     return (
         MatchTeam.objects.filter(team=team, match__status=Match.Status.CONFIRMED)
         .select_related("match", "match__challenge")
+        .defer("roster_snapshot", *(f"match__{name}" for name in MATCH_RECORD_JSON))
         .prefetch_related(
-            Prefetch("match__sides", queryset=MatchTeam.objects.select_related("team").order_by("slot")),
+            Prefetch(
+                "match__sides",
+                queryset=MatchTeam.objects.select_related("team").defer("roster_snapshot").order_by("slot"),
+            ),
             Prefetch("ninjas", queryset=MatchNinja.objects.filter(all_star_awards__gt=0), to_attr="all_stars"),
         )
         .order_by("-match__date", "-match_id")

@@ -18,11 +18,13 @@ from ratings import glicko2, multiplayer
 @dataclass(frozen=True)
 class Result:
     """One match: its subjects (teams or coaches) in slot order and each one's place (1 first; a
-    two-sided draw is (1, 1))."""
+    two-sided draw is (1, 1)). ``table``: rated as a table (Plackett-Luce) even with two sides, as
+    every game of a table game is (a Kage Masters table of two); three or more sides always are."""
 
     match_id: int
     sides: tuple[Hashable, ...]
     placements: tuple[int, ...]
+    table: bool = False
 
     def __post_init__(self) -> None:
         if len(self.sides) != len(self.placements) or len(self.sides) < 2:
@@ -35,6 +37,11 @@ class Result:
         """Side 1's Glicko-2 score in a two-sided result: 1 a win, 1/2 a draw, 0 a loss."""
         first, second = self.placements
         return 1.0 if first < second else 0.5 if first == second else 0.0
+
+    @property
+    def at_table(self) -> bool:
+        """Rated by Plackett-Luce (a table) rather than Glicko-2 (a duel)."""
+        return self.table or len(self.sides) > 2
 
 
 @dataclass(frozen=True)
@@ -74,8 +81,8 @@ def rate_history(
         out.glicko, out.tables = dict(start.glicko), dict(start.tables)
         out.games, out.table_games, out.last_match = dict(start.games), dict(start.table_games), dict(start.last_match)
     for index, period in enumerate(periods):
-        duels = [r for r in period.results if len(r.sides) == 2]
-        tables = [r for r in period.results if len(r.sides) > 2]
+        duels = [r for r in period.results if not r.at_table]
+        tables = [r for r in period.results if r.at_table]
         if duels:
             for result in duels:
                 a, b = result.sides
@@ -99,7 +106,7 @@ def rate_history(
                 out.table_games[subject] = out.table_games.get(subject, 0) + 1
         for result in period.results:
             for subject in result.sides:
-                if len(result.sides) == 2:
+                if not result.at_table:
                     out.games[subject] = out.games.get(subject, 0) + 1
                 out.last_match[subject] = max(out.last_match.get(subject, 0), result.match_id)
         if on_period is not None:

@@ -38,8 +38,8 @@ class RatingPeriod(models.Model):
 
 
 class RatingStep(models.Model):
-    """A subject's ratings and counts right after a period that changed them (a team's or a coach's):
-    the ratings before period p are each subject's last step before p."""
+    """A subject's ratings and counts right after a period that changed them (a team's, or a coach's
+    in one game): the ratings before period p are each subject's last step before p."""
 
     class Kind(models.TextChoices):
         TEAM = "team", "Team"
@@ -47,6 +47,8 @@ class RatingStep(models.Model):
 
     ordinal = models.PositiveIntegerField()
     kind = models.CharField(max_length=5, choices=Kind.choices)
+    #: a coach's steps are of one game (a coach has a rating a game); a team's: blank (a team is of one game)
+    game = models.CharField(max_length=20, blank=True, default="")
     subject = models.PositiveBigIntegerField()
     glicko_rating = models.FloatField(null=True)
     glicko_rd = models.FloatField(null=True)
@@ -58,7 +60,7 @@ class RatingStep(models.Model):
     last_match = models.PositiveBigIntegerField(null=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["kind", "subject", "ordinal"], name="rating_step_once")]
+        constraints = [models.UniqueConstraint(fields=["kind", "game", "subject", "ordinal"], name="rating_step_once")]
         indexes = [models.Index(fields=["ordinal"], name="rating_step_ordinal")]
 
     def __str__(self) -> str:

@@ -2,9 +2,10 @@
 
 ``ratings_recompute`` reads every confirmed match, groups the results into rating periods (a round
 of a season's schedule; a calendar week for games without a round), rates them with
-``ratings.history.rate_history`` (Glicko-2 for two-team matches, Plackett-Luce for 3- and 4-team
-ones), once with the teams as subjects and once with their coaches, and writes
-``teams.StrengthRating`` rows. It is idempotent: the ratings are a function of the history, a
+``ratings.history.rate_history`` (Glicko-2 for two-sided games, Plackett-Luce for tables: 3 or more
+sides, and every game of a game rated at tables, ``GameInfo.strength_system``), once with the teams
+as subjects and once with their coaches *in each game* (a coach's subject is ``(game, user id)``:
+ratings of different games never mix), and writes ``teams.StrengthRating`` rows, each of one game. It is idempotent: the ratings are a function of the history, a
 rerun on the same history writes nothing, and runs are serialised by a row lock so the last one
 always reads the latest history. It runs in a Celery task after every confirmed or voided result
 (``stats.apps``: a hook registered with matches.hooks).
@@ -25,6 +26,7 @@ from django.utils import timezone
 
 from common import invalidation
 from common.bulk import update_rows
+from games import registry
 from league.models import SeasonEntry
 from matches.models import Match, MatchTeam
 from ratings import glicko2, multiplayer
@@ -81,20 +83,26 @@ def _grouped(matches: Iterable[tuple]) -> dict[tuple, list[int]]:
     return {key: grouped[key] for key in sorted(grouped, key=lambda k: first_at[k])}
 
 
-def _periods(rows: Sequence[tuple], entries: Iterable[tuple[int, int, int]]) -> tuple[list[Period], list[Period]]:
+def at_tables(game: str) -> bool:
+    """Whether every game of ``game`` is rated as a table (Plackett-Luce), two sides included."""
+    return registry.get(game).strength_system == PLACKETT_LUCE
+
+
+def _periods(rows: Sequence[tuple], entries: Iterable[tuple]) -> tuple[list[Period], list[Period]]:
     """The team periods and the coach periods, in order, from the confirmed sides (ordered by
-    confirmation, match and slot) and the season entries ``(season, team, owner)``."""
+    confirmation, match and slot: ``SIDE_COLUMNS``) and the season entries (``ENTRY_COLUMNS``).
+    A coach is a subject of each game apart: ``(game, user id)``."""
     matches: dict[int, dict] = {}
-    for match_id, season_id, stage, round_number, confirmed_at, slot, team_id, owner_id, outcome, points in rows:
+    for match_id, season_id, stage, round_number, confirmed_at, slot, team_id, owner_id, outcome, points, game in rows:
         match = matches.setdefault(
             match_id,
             {"season": season_id, "stage": stage, "round": round_number, "at": confirmed_at, "sides": []},
         )
-        match["sides"].append((slot, team_id, owner_id, outcome, points or 0))
-    entered: dict[int, tuple[set[int], set[int]]] = defaultdict(lambda: (set(), set()))
-    for season_id, team_id, owner_id in entries:
+        match["sides"].append((slot, team_id, (game, owner_id), outcome, points or 0, game))
+    entered: dict[int, tuple[set[int], set[tuple]]] = defaultdict(lambda: (set(), set()))
+    for season_id, team_id, owner_id, game in entries:
         entered[season_id][0].add(team_id)
-        entered[season_id][1].add(owner_id)
+        entered[season_id][1].add((game, owner_id))
     grouped = _grouped((match_id, m["season"], m["stage"], m["round"], m["at"]) for match_id, m in matches.items())
     team_periods, coach_periods = [], []
     for key in grouped:
@@ -102,10 +110,11 @@ def _periods(rows: Sequence[tuple], entries: Iterable[tuple[int, int, int]]) -> 
         for match_id in grouped[key]:
             sides = sorted(matches[match_id]["sides"])
             places = placements(tuple(s[4] for s in sides), tuple(s[3] for s in sides))
-            team_results.append(Result(match_id, tuple(s[1] for s in sides), places))
+            table = at_tables(sides[0][5])
+            team_results.append(Result(match_id, tuple(s[1] for s in sides), places, table=table))
             owners = tuple(s[2] for s in sides)
             if len(set(owners)) == len(owners):  # a coach meeting themselves rates nothing
-                coach_results.append(Result(match_id, owners, places))
+                coach_results.append(Result(match_id, owners, places, table=table))
         idle_teams: set[int] = set()
         idle_coaches: set[int] = set()
         if key[0] == "round":
@@ -117,11 +126,23 @@ def _periods(rows: Sequence[tuple], entries: Iterable[tuple[int, int, int]]) -> 
     return team_periods, coach_periods
 
 
-def _wanted(history: RatedHistory, field: str) -> dict[tuple, dict]:
+def _subject_fields(kind: str, subject, team_games: dict[int, str]) -> dict:
+    """A subject's StrengthRating fields: a team and its game, or a coach and the game rated."""
+    if kind == "coach":
+        game, coach_id = subject
+        return {"coach_id": coach_id, "game": game}
+    return {"team_id": subject, "game": team_games[subject]}
+
+
+def _wanted(history: RatedHistory, kind: str, team_games: dict[int, str], only=None) -> dict[tuple, dict]:
+    """{(subject, system): the StrengthRating fields}; ``team_games``: each team's game; ``only``: the
+    subjects wanted (None: every one)."""
     rows = {}
     for subject, r in history.glicko.items():
+        if only is not None and subject not in only:
+            continue
         rows[(subject, GLICKO2)] = {
-            field: subject,
+            **_subject_fields(kind, subject, team_games),
             "system": GLICKO2,
             "rating": r.rating,
             "deviation": r.rd,
@@ -130,8 +151,10 @@ def _wanted(history: RatedHistory, field: str) -> dict[tuple, dict]:
             "last_match_id": history.last_match.get(subject),
         }
     for subject, r in history.tables.items():
+        if only is not None and subject not in only:
+            continue
         rows[(subject, PLACKETT_LUCE)] = {
-            field: subject,
+            **_subject_fields(kind, subject, team_games),
             "system": PLACKETT_LUCE,
             "rating": r.mu,
             "deviation": r.sigma,
@@ -142,7 +165,7 @@ def _wanted(history: RatedHistory, field: str) -> dict[tuple, dict]:
     return rows
 
 
-FIELDS = ("rating", "deviation", "volatility", "games", "last_match_id")
+FIELDS = ("rating", "deviation", "volatility", "games", "last_match_id", "game")
 
 
 SIDE_COLUMNS = (
@@ -156,7 +179,18 @@ SIDE_COLUMNS = (
     "team__owner_id",
     "outcome",
     "points",
+    "team__game",
 )
+#: a season entry as the periods read it: who sat a round out
+ENTRY_COLUMNS = ("season_id", "team_id", "team__owner_id", "team__game")
+
+
+def team_games(rows: Iterable[tuple], entries: Iterable[tuple]) -> dict[int, str]:
+    """{team id: its game} from the sides read (``SIDE_COLUMNS``) and the entries (``ENTRY_COLUMNS``):
+    every team a run rates is in one or the other."""
+    return {row[6]: row[10] for row in rows} | {entry[1]: entry[3] for entry in entries}
+
+
 #: match ids per query when the sides of some periods are read (the databases' parameter limits)
 ID_CHUNK = 500
 
@@ -168,7 +202,7 @@ def _entries_fingerprint(entries: list[tuple]) -> str:
 def _start(kind: str, ordinal: int) -> RatedHistory:
     """Each subject's ratings before period ``ordinal``: its last step before it (one query)."""
     last = (
-        RatingStep.objects.filter(kind=kind, subject=OuterRef("subject"), ordinal__lt=ordinal)
+        RatingStep.objects.filter(kind=kind, game=OuterRef("game"), subject=OuterRef("subject"), ordinal__lt=ordinal)
         .order_by("-ordinal")
         .values("ordinal")[:1]
     )
@@ -179,7 +213,7 @@ def _start(kind: str, ordinal: int) -> RatedHistory:
 
 
 def _load_step(out: RatedHistory, step: RatingStep) -> None:
-    s = step.subject
+    s = (step.game, step.subject) if step.kind == RatingStep.Kind.COACH else step.subject
     if step.glicko_rating is not None:
         out.glicko[s] = glicko2.Rating(step.glicko_rating, step.glicko_rd, step.glicko_volatility)
     if step.table_mu is not None:
@@ -194,10 +228,12 @@ def _load_step(out: RatedHistory, step: RatingStep) -> None:
 
 def _step(kind: str, ordinal: int, subject, out: RatedHistory) -> RatingStep:
     g, t = out.glicko.get(subject), out.tables.get(subject)
+    game, subject_id = subject if kind == RatingStep.Kind.COACH else ("", subject)
     return RatingStep(
         ordinal=ordinal,
         kind=kind,
-        subject=subject,
+        game=game,
+        subject=subject_id,
         glicko_rating=g.rating if g else None,
         glicko_rd=g.rd if g else None,
         glicko_volatility=g.volatility if g else None,
@@ -229,7 +265,7 @@ def ratings_recompute(*, force: bool = False) -> Recomputed:
     with transaction.atomic():
         state, _ = RatingsState.objects.select_for_update().get_or_create(pk=1)
         fingerprint = history_fingerprint()
-        entries = list(SeasonEntry.objects.values_list("season_id", "team_id", "team__owner_id"))
+        entries = list(SeasonEntry.objects.values_list(*ENTRY_COLUMNS))
         entries_fp = _entries_fingerprint(entries)
         if not force and state.fingerprint == fingerprint and state.entries_fingerprint == entries_fp:
             return Recomputed(state.matches, state.periods, 0, 0, 0, skipped=True)
@@ -267,7 +303,12 @@ def ratings_recompute(*, force: bool = False) -> Recomputed:
 
             final[kind] = rate_history(periods, start=before, on_period=on_period)
         # the subjects whose last steps were among the periods rated again
-        old_subjects = set(RatingStep.objects.filter(ordinal__gte=start).values_list("kind", "subject").distinct())
+        old_subjects = {
+            (kind, (game, subject) if kind == RatingStep.Kind.COACH else subject)
+            for kind, game, subject in RatingStep.objects.filter(ordinal__gte=start)
+            .values_list("kind", "game", "subject")
+            .distinct()
+        }
         with invalidation.changing():  # the ratings' bookkeeping: shown on no page
             RatingStep.objects.filter(ordinal__gte=start).delete()
             RatingStep.objects.bulk_create(steps, batch_size=1000)
@@ -277,20 +318,22 @@ def ratings_recompute(*, force: bool = False) -> Recomputed:
                 for i, (key, period_ids) in enumerate(history[start:])
             )
         affected = old_subjects | {(k, s) for k, subjects in touched.items() for s in subjects}
-        field = {"team": "team_id", "coach": "coach_id"}
+        games_of = team_games(rows, entries)
         wanted = {}
         for kind in ("team", "coach"):
-            rows_for = _wanted(final[kind], field[kind])
-            wanted |= {(kind, *k): v for k, v in rows_for.items() if (kind, k[0]) in affected}
+            rows_for = _wanted(final[kind], kind, games_of, only={s for k, s in affected if k == kind})
+            wanted |= {(kind, *k): v for k, v in rows_for.items()}
         existing = {}
         subject_filter = Q(pk__in=[])
-        for kind in ("team", "coach"):
-            subjects = [s for k, s in affected if k == kind]
-            for i in range(0, len(subjects), ID_CHUNK):
-                subject_filter |= Q(**{f"{field[kind]}__in": subjects[i : i + ID_CHUNK]})
+        teams = [s for k, s in affected if k == "team"]
+        coaches = sorted({s[1] for k, s in affected if k == "coach"})  # every game of theirs read, the affected kept
+        for field, ids in (("team_id", teams), ("coach_id", coaches)):
+            for i in range(0, len(ids), ID_CHUNK):
+                subject_filter |= Q(**{f"{field}__in": ids[i : i + ID_CHUNK]})
         for row in StrengthRating.objects.filter(subject_filter) if affected else []:
-            kind, subject = ("team", row.team_id) if row.team_id else ("coach", row.coach_id)
-            existing[(kind, subject, row.system)] = row
+            kind, subject = ("team", row.team_id) if row.team_id else ("coach", (row.game, row.coach_id))
+            if (kind, subject) in affected:
+                existing[(kind, subject, row.system)] = row
         created = [StrengthRating(**values) for key, values in wanted.items() if key not in existing]
         changed = []
         for key, row in existing.items():
@@ -327,8 +370,9 @@ team_ratings = team_selectors.strength_ratings
 predicted_chances = team_selectors.predicted_chances
 
 
-def coach_ratings(user) -> dict[str, StrengthRating]:
-    return {row.system: row for row in StrengthRating.objects.filter(coach=user)}
+def coach_ratings(user) -> dict[tuple[str, str], StrengthRating]:
+    """{(game, system): the coach's rating}: one a game and system, never summed across games."""
+    return {(row.game, row.system): row for row in StrengthRating.objects.filter(coach=user)}
 
 
 def rated_teams(limit: int = 50) -> list[StrengthRating]:

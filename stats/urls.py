@@ -9,6 +9,7 @@ urlpatterns = [
     path("balance/", views.balance_stats, name="balance"),
     path("ratings/", views.team_ratings, name="ratings"),
     path("ratings/coaches/", views.coach_ratings, name="coach_ratings"),
+    path("ratings/club/", views.club_ratings, name="club_ratings"),
     path("leagues/<slug:slug>/honours/", views.honours, name="honours"),
     path("leagues/<slug:slug>/leaderboards/", views.league_leaderboards, name="league_leaderboards"),
     path(

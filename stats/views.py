@@ -6,6 +6,8 @@ selectors that run a fixed number of queries, and pages what grows with time.
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
@@ -15,16 +17,17 @@ from django.views.decorators.http import require_safe
 
 from common import invalidation
 from common.fragments import fragment
+from games import registry
 from games.registry import game_of
 from league.models import League, Season
 from stats import charts
-from stats.forms import KINDS, BalanceFilterForm
+from stats.forms import KINDS, BalanceFilterForm, ClubFilterForm, GameFilterForm, RatingsFilterForm
 from stats.intervals import THIN
 from stats.models import RatingsState
 from stats.selectors import balance, history, leaderboards, ratings
 from stats.selectors.balance import BalanceFilter
 from stats.selectors.leaderboards import Scope
-from teams.models import Ninja, StrengthRating, Team
+from teams.models import Ninja, Team
 
 #: Seasons or teams per page on the history pages.
 PER_PAGE = 20
@@ -76,11 +79,18 @@ def ninja_career(request: HttpRequest, pk: int) -> HttpResponse:
 def coach(request: HttpRequest, username: str) -> HttpResponse:
     user = get_object_or_404(get_user_model(), username=username, is_active=True)
     page = _page(request, history.coach_teams(user))
+    entrants = {registry.get(team.game).entrant for team in page.object_list}
+    heading = "Teams and entries" if len(entrants) > 1 else "Teams" if entrants == {"team"} else "Entries"
+    for team in page.object_list:  # each team's record in its game's words
+        team.record_line = history.GameCareer(
+            registry.get(team.game), team.played, team.won, team.drawn, team.lost
+        ).record
     context = {
         "coach": user,
         "page": page,
-        "record": history.coach_record(user),
-        "strength": {row.system: row for row in StrengthRating.objects.filter(coach=user)},
+        # a career and its ratings a game, side by side: never one career or rating across games
+        "careers": history.coach_careers(user),
+        "teams_heading": heading,
     }
     return render(request, "stats/coach.html", context)
 
@@ -92,10 +102,16 @@ def coach(request: HttpRequest, username: str) -> HttpResponse:
 PLAYERS_BOARDS = ["wins", "unbeaten"]
 
 
-def _leaderboards(request: HttpRequest, scope: Scope, league: League | None) -> HttpResponse:
+def _leaderboards(request: HttpRequest, scope: Scope, league: League | None, form=None) -> HttpResponse:
     seasons = list(Season.objects.filter(league=league).order_by("-number")[:SEASON_LINKS]) if league else []
-    players = league is not None and not league.game_site.team_scrolls
+    info = registry.get(scope.game_key or registry.DEFAULT)
+    players = not registry.game_of(info.key).team_scrolls
+    csv_url = scope.csv_url()
     context = {
+        "form": form,
+        "game": info,
+        "games": registry.GAMES.values(),
+        "csv_board_url": csv_url + ("&" if "?" in csv_url else "?") + "board=",
         "scope": scope,
         "league": league,
         "seasons": seasons,
@@ -106,15 +122,18 @@ def _leaderboards(request: HttpRequest, scope: Scope, league: League | None) -> 
         "players": players,
         # The game's own statistics (its Game's ``statistics``), for a league of a players' game,
         # shown by its own template.
-        "game_stats": game_of(league).statistics(league=league, season=scope.season) if players else None,
-        "game_stats_template": game_of(league).statistics_template if players else "",
+        "game_stats": game_of(league).statistics(league=league, season=scope.season) if players and league else None,
+        "game_stats_template": game_of(league).statistics_template if players and league else "",
     }
     return render(request, "stats/leaderboards.html", context)
 
 
 @require_safe
 def all_time_leaderboards(request: HttpRequest) -> HttpResponse:
-    return _leaderboards(request, Scope(), None)
+    """Every league's boards, of one game (``?game=``, the first game by default; an unknown one is
+    said on the page): no board ranks one game's teams with another's players."""
+    form = GameFilterForm(request.GET)
+    return _leaderboards(request, Scope(game=form.chosen()), None, form)
 
 
 @require_safe
@@ -162,16 +181,36 @@ def balance_stats(request: HttpRequest) -> HttpResponse:
 RATINGS_PER_PAGE = 50
 
 
+def _words(info) -> tuple[str, str, str]:
+    """What a game's two lists are of: its entrants (a team, a player's entry in a league) and the
+    members behind them (coaches of teams; a players' game's members, across its leagues)."""
+    member = "Coach" if info.entrant == "team" else "Member"
+    return info.entrants.capitalize(), member, "Coaches" if info.entrant == "team" else "Members"
+
+
 def _ratings(request: HttpRequest, *, coaches: bool) -> HttpResponse:
-    system = request.GET.get("system")
-    if system not in StrengthRating.System.values:
-        system = StrengthRating.System.GLICKO2
-    page = _page(request, ratings.strength_ratings(coaches=coaches, system=system), RATINGS_PER_PAGE)
+    form = RatingsFilterForm(request.GET)
+    game, league, system = form.choice()
+    info = registry.get(game)
+    rows = ratings.strength_ratings(coaches=coaches, system=system, game=game, league=league)
+    page = _page(request, rows, RATINGS_PER_PAGE)
+    keep = {"game": game, **({"league": league.slug} if league else {})}
+    entrants, member, members = _words(info)
     context = {
+        "form": form,
         "page": page,
         "coaches": coaches,
+        "game": info,
+        "games": registry.GAMES.values(),
+        "league": league,
         "system": system,
-        "systems": StrengthRating.System.choices,
+        "systems": [(s, ratings.system_label(game, s)) for s in ratings.systems_of(game)],
+        "notes": [ratings.system_note(game, s) for s in ratings.systems_of(game)],
+        "keep": urlencode(keep),
+        "keep_system": urlencode({**keep, "system": system}),
+        "entrants_word": entrants,
+        "member_word": member,
+        "members_word": members,
         "state": RatingsState.objects.filter(pk=1).first(),
     }
     return render(request, "stats/ratings.html", context)
@@ -185,3 +224,26 @@ def team_ratings(request: HttpRequest) -> HttpResponse:
 @require_safe
 def coach_ratings(request: HttpRequest) -> HttpResponse:
     return _ratings(request, coaches=True)
+
+
+@require_safe
+def club_ratings(request: HttpRequest) -> HttpResponse:
+    """The club board: every rated member, a column a game (each game's own rating, its scale, and the
+    member's place among the game's rated members); ratings of different games are never added."""
+    form = ClubFilterForm(request.GET)
+    form.is_valid()
+    league, order = form.cleaned_data.get("league"), form.cleaned_data.get("order") or "games"
+    page = _page(request, ratings.club_members(league=league, order=order), RATINGS_PER_PAGE)
+    columns = list(registry.GAMES.values())
+    context = {
+        "form": form,
+        "page": page,
+        "rows": [(row, row.cells_in(columns)) for row in ratings.club_rows(page.object_list)],
+        "columns": columns,
+        "league": league,
+        "order": order,
+        "query": urlencode(
+            {**({"league": league.slug} if league else {}), **({"order": order} if order != "games" else {})}
+        ),
+    }
+    return render(request, "stats/club_ratings.html", context)

@@ -277,17 +277,24 @@ class StrengthRating(models.Model):
 
     Written only by the ratings service (``stats.ratings.ratings_recompute``); kept here, at the
     bottom of the import direction, so the scroll, the league table, the pre-match sheet and
-    Swiss pairing can read it. Glicko-2 (two-team matches): ``rating`` r, ``deviation`` RD,
-    ``volatility`` sigma. Plackett-Luce (3- and 4-team matches): ``rating`` mu, ``deviation`` sigma.
+    Swiss pairing can read it. Glicko-2 (two-sided games): ``rating`` r, ``deviation`` RD,
+    ``volatility`` sigma. Plackett-Luce (tables: All-Stars' 3- and 4-team matches, every Kage
+    Masters table): ``rating`` mu, ``deviation`` sigma.
+
+    Every rating is of one game (``game``): a team's is its game's; a coach (a player) has one
+    rating a game and system, never one across games (issue 28, part 5; docs/ratings.md).
     """
 
     class System(models.TextChoices):
-        GLICKO2 = "glicko2", "Glicko-2 (two-team matches)"
-        PLACKETT_LUCE = "plackett_luce", "Plackett–Luce (3- and 4-team matches)"
+        GLICKO2 = "glicko2", "Glicko-2 (one on one)"
+        PLACKETT_LUCE = "plackett_luce", "Plackett–Luce (tables)"
 
     team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="strength_ratings")
     coach = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.CASCADE, related_name="strength_ratings"
+    )
+    game = models.CharField(
+        max_length=20, choices=games.CHOICES, default=games.DEFAULT, help_text="The game the rating is of"
     )
     system = models.CharField(max_length=20, choices=System.choices)
     rating = models.FloatField()
@@ -309,7 +316,7 @@ class StrengthRating(models.Model):
                 fields=["team", "system"], condition=models.Q(team__isnull=False), name="strength_rating_team_unique"
             ),
             models.UniqueConstraint(
-                fields=["coach", "system"],
+                fields=["coach", "game", "system"],
                 condition=models.Q(coach__isnull=False),
                 name="strength_rating_coach_unique",
             ),

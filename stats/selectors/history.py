@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Prefetch, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 
+from games import registry
+from games.base import GameInfo
 from league import selectors as league_selectors
 from league.models import BracketSlot, League, Season
 from matches.models import Match, MatchNinja, MatchTeam
 from rules.engine import league as rules_league
 from rules.engine.postgame import XP_REASON_MATCH, XP_REASON_WATER
-from teams.models import Advancement, AdvancementRoll, Ninja, Team, XpEvent
+from teams.models import Advancement, AdvancementRoll, Ninja, StrengthRating, Team, XpEvent
 from teams.selectors import team_rating
 
 CONFIRMED = Match.Status.CONFIRMED
@@ -295,7 +297,8 @@ def coach_teams(user) -> QuerySet:
 
 
 def coach_record(user) -> dict:
-    """The coach's career record over all their teams' confirmed games, one query."""
+    """The coach's career record over all their teams' confirmed games, one query (every game's
+    games counted: :func:`coach_careers` keeps each game apart, as the coach's page shows them)."""
     confirmed = Q(match__status=CONFIRMED)
     return MatchTeam.objects.filter(team__owner=user).aggregate(
         played=Count("id", filter=confirmed),
@@ -303,3 +306,72 @@ def coach_record(user) -> dict:
         drawn=Count("id", filter=confirmed & Q(outcome=DRAW)),
         lost=Count("id", filter=confirmed & Q(outcome=LOSS)),
     )
+
+
+@dataclass
+class GameCareer:
+    """A member's career in one game: the record of their teams (or entries) of it and their strength
+    ratings in it, the game's own system first. Never summed with another game's."""
+
+    game: GameInfo
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    ratings: list[StrengthRating] = field(default_factory=list)
+
+    def rating_lines(self) -> list[tuple[StrengthRating, str]]:
+        """Each rating with what it counts, in the game's words ("over 3 two-team games", "over 2
+        tables of 2 to 5 players")."""
+        out = []
+        for rating in self.ratings:
+            n = rating.games
+            if rating.is_glicko:
+                unit = self.game.in_own_words("two-team game" if n == 1 else "two-team games")
+            elif self.game.strength_system == StrengthRating.System.PLACKETT_LUCE:
+                unit = f"table{'' if n == 1 else 's'} of {self.game.min_players} to {self.game.max_players} {self.game.entrants}"
+            else:
+                unit = self.game.in_own_words(f"game{'' if n == 1 else 's'} of three or four teams")
+            out.append((rating, f"over {n} {unit}"))
+        return out
+
+    @property
+    def record(self) -> str:
+        """The record in the game's words: places for a table game, no draws where there were none
+        in a game without a score."""
+        if self.game.table == "places":
+            return f"{self.won} won (first place), {self.played - self.won} not"
+        parts = [f"{self.won} won"]
+        if self.game.table == "score" or self.drawn:
+            parts.append(f"{self.drawn} drawn")
+        parts.append(f"{self.lost} lost")
+        return ", ".join(parts)
+
+
+def coach_careers(user) -> list[GameCareer]:
+    """The member's career a game, in the registry's order, for each game they played or are rated
+    in: two queries (the records grouped by game, the ratings)."""
+    confirmed = Q(match__status=CONFIRMED)
+    careers: dict[str, GameCareer] = {}
+    records = (
+        MatchTeam.objects.filter(team__owner=user)
+        .values("team__game")
+        .annotate(
+            played=Count("id", filter=confirmed),
+            won=Count("id", filter=confirmed & Q(outcome=WIN)),
+            drawn=Count("id", filter=confirmed & Q(outcome=DRAW)),
+            lost=Count("id", filter=confirmed & Q(outcome=LOSS)),
+        )
+        .order_by()
+    )
+    for row in records:
+        if row["played"] and row["team__game"] in registry.GAMES:
+            careers[row["team__game"]] = GameCareer(
+                registry.get(row["team__game"]), row["played"], row["won"], row["drawn"], row["lost"]
+            )
+    for rating in StrengthRating.objects.filter(coach=user, game__in=list(registry.GAMES)):
+        careers.setdefault(rating.game, GameCareer(registry.get(rating.game))).ratings.append(rating)
+    for career in careers.values():
+        own = career.game.strength_system
+        career.ratings.sort(key=lambda r: (r.system != own, r.system))
+    return [careers[key] for key in registry.GAMES if key in careers]

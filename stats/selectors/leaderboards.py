@@ -18,6 +18,7 @@ from django.db.models import Count, F, Q, Sum, Window
 from django.db.models.functions import Rank
 from django.urls import reverse
 
+from games import registry
 from league.models import League, Season
 from matches.models import Match, MatchNinja, MatchTeam
 from teams.models import Team, XpEvent
@@ -29,10 +30,13 @@ LIMIT = 10
 
 @dataclass(frozen=True)
 class Scope:
-    """All time (neither), one league, or one season of a league."""
+    """All time (neither), one league, or one season of a league; all time is of one game
+    (``game``: issue 28, part 5; None, every game, only for callers that ask for it), a league's
+    and a season's are of the league's game."""
 
     league: League | None = None
     season: Season | None = None
+    game: str | None = None
 
     def q(self, prefix: str) -> Q:
         """Confirmed matches in scope; ``prefix`` is the lookup path to the Match."""
@@ -41,6 +45,8 @@ class Scope:
             q &= Q(**{f"{prefix}season": self.season})
         elif self.league is not None:
             q &= Q(**{f"{prefix}league": self.league})
+        elif self.game is not None:  # a match is of its sides' game (one game a match)
+            q &= Q(**{f"{prefix}pk__in": MatchTeam.objects.filter(slot=1, team__game=self.game).values("match_id")})
         return q
 
     def sql(self, alias: str = "m") -> tuple[str, list]:
@@ -50,7 +56,19 @@ class Scope:
             where, params = where + f" AND {alias}.season_id = %s", [*params, self.season.pk]
         elif self.league is not None:
             where, params = where + f" AND {alias}.league_id = %s", [*params, self.league.pk]
+        elif self.game is not None:
+            sides, teams = MatchTeam._meta.db_table, Team._meta.db_table
+            where += (
+                f" AND {alias}.id IN (SELECT gs.match_id FROM {sides} gs JOIN {teams} gt ON gt.id = gs.team_id"
+                " WHERE gs.slot = 1 AND gt.game = %s)"
+            )
+            params = [*params, self.game]
         return where, params
+
+    @property
+    def game_key(self) -> str | None:
+        """The game of the scope: the league's, or the one chosen."""
+        return self.league.game if self.league is not None else self.game
 
     @property
     def kind(self) -> str:
@@ -63,14 +81,23 @@ class Scope:
             return reverse(names[1], kwargs={"slug": self.league.slug})
         return reverse(names[0])
 
+    def _query(self) -> str:
+        """All time's game, when it is not the first game (the addresses without one mean it)."""
+        return f"?game={self.game}" if self.kind == "all" and self.game not in (None, registry.DEFAULT) else ""
+
     def page_url(self) -> str:
         """The leaderboards page of the scope."""
-        return self._url(("stats:leaderboards", "stats:league_leaderboards", "stats:season_leaderboards"))
+        return (
+            self._url(("stats:leaderboards", "stats:league_leaderboards", "stats:season_leaderboards")) + self._query()
+        )
 
     def csv_url(self) -> str:
         """Its CSV download (api.exports, named by string as every page names the downloads)."""
-        return self._url(
-            ("exports:leaderboards_csv", "exports:league_leaderboards_csv", "exports:season_leaderboards_csv")
+        return (
+            self._url(
+                ("exports:leaderboards_csv", "exports:league_leaderboards_csv", "exports:season_leaderboards_csv")
+            )
+            + self._query()
         )
 
     @property
@@ -79,6 +106,8 @@ class Scope:
             return f"{self.season.league.name} — {self.season.name}"
         if self.league is not None:
             return f"{self.league.name}, all seasons"
+        if self.game not in (None, registry.DEFAULT):  # the first game's all time is titled as before
+            return f"Every league of {registry.get(self.game).name}, all time"
         return "All leagues, all time"
 
 

@@ -33,9 +33,13 @@ QUERY_VALUES = [
     ("/api/v1/teams/{id}/", "games", ["all", "", "some", "ALL"]),
     ("/api/v1/ratings/", "system", ["", "glicko2", "elo"]),
     ("/api/v1/ratings/", "kind", ["", "coach", "player"]),
+    ("/api/v1/ratings/", "game", ["", "ninjutsu", "kage_masters", "chess", "NINJUTSU"]),
+    ("/api/v1/ratings/club/", "order", ["", "games", "name", "ninjutsu", "chess"]),
+    ("/api/v1/ratings/club/", "league", ["", "no-such-league", "bad slug"]),
     ("/api/v1/leaderboards/", "board", ["", "xp", "nope"]),
     ("/api/v1/leaderboards/", "limit", ["0", "1", "100", "101", ""]),
     ("/api/v1/leaderboards/", "league", ["", "no-such-league", "bad slug"]),
+    ("/api/v1/leaderboards/", "game", ["", "ninjutsu", "chess"]),
 ]
 
 WHOLE_NUMBER = re.compile(r"-?[0-9]+")

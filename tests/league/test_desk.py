@@ -57,6 +57,25 @@ def test_each_round_counts_its_fixtures_by_state():
     assert rounds[1].deadline == w.today - dt.timedelta(days=1) and rounds[1].anchor == "round-2"
 
 
+def test_a_fixtures_own_deadline_comes_before_its_rounds():
+    """A fixture's own deadline counts, else its round's: one of round 2 (overdue by its round)
+    given a deadline to come is not started, one of round 3 (in time by its round) given a passed
+    deadline is overdue (the counts are grouped by the fixture's own deadline, the round's applied
+    after)."""
+    w = small_world()
+    later, earlier = w.today + dt.timedelta(days=3), w.today - dt.timedelta(days=3)
+    moved = Match.objects.filter(season=w.season, round_number=2).order_by("pk").first()
+    Match.objects.filter(pk=moved.pk).update(deadline=later)
+    late = Match.objects.filter(season=w.season, round_number=3, status=Match.Status.SCHEDULED).order_by("pk")
+    late = late.filter(kicked_off_at__isnull=True).first()
+    Match.objects.filter(pk=late.pk).update(deadline=earlier)
+    by_number = {r.round_number: counts(r) for r in dashboard.round_progress(w.season)}
+    assert by_number[2] == {"overdue": 3, "not_started": 1}
+    assert by_number[3] == {"waiting": 1, "overdue": 1, "not_started": 2}
+    desk = dashboard.master_desk(w.season)
+    assert late.pk in {m.pk for m in desk.overdue} and moved.pk not in {m.pk for m in desk.overdue}
+
+
 def test_voided_fixtures_are_left_out_and_forfeits_count_as_played():
     w = small_world()
     overdue = list(Match.objects.filter(season=w.season, round_number=2).order_by("id"))
@@ -206,7 +225,8 @@ def test_queries_are_the_same_in_a_small_and_a_large_world(client):
     small, large = small_world(), large_world()
     small_queries, small_rows, _ = measure(client, small)
     large_queries, large_rows, html = measure(client, large)
-    assert small_queries == large_queries == 10  # with the navigation's unread count (notifications/)
+    # With the navigation's unread count (notifications/); the lists: a ranking, the matches, their sides
+    assert small_queries == large_queries == 11
     desk = dashboard.master_desk(large.season)
     for name in ("waiting", "overdue", "applications", "blocking_rolls"):
         bounded = getattr(desk, name)
@@ -214,8 +234,11 @@ def test_queries_are_the_same_in_a_small_and_a_large_world(client):
     assert f"And {desk.overdue.more} more" in html
     # Rows: a line per round (the season's length, not its history of results), and the lists'
     # first items with their sides; the large season has 23 rounds.
-    fixed = 4 + 3 * dashboard.LIMIT * 3 + 2 * dashboard.LIMIT  # 4: with the unread count's row
-    assert large_rows <= fixed + 2 * len(desk.rounds), (small_rows, large_rows)
+    # 4: with the unread count's row; the lists: their ranking's rows, then the matches and sides
+    fixed = 4 + 3 * dashboard.LIMIT + 3 * dashboard.LIMIT * 3 + 2 * dashboard.LIMIT
+    # Each round: its dates' row, and its fixtures' counts grouped by status and where their
+    # deadline stands (one to three groups in a round being played): rows follow the rounds.
+    assert large_rows <= fixed + 4 * len(desk.rounds), (small_rows, large_rows)
     # The front page's progress summary: two queries in both worlds.
     for world in (small, large):
         with CaptureQueriesContext(connection) as queries:

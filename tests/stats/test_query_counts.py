@@ -35,6 +35,10 @@ def pages(league, team) -> dict[str, str]:
         "balance_filtered": reverse("stats:balance") + f"?league={league.slug}&season=1&kind=simulated",
         "ratings": reverse("stats:ratings"),
         "coach_ratings": reverse("stats:coach_ratings") + "?system=glicko2",
+        "league_ratings": reverse("stats:ratings") + f"?league={league.slug}",
+        "league_coach_ratings": reverse("stats:coach_ratings") + f"?game=allstars&league={league.slug}",
+        "club_ratings": reverse("stats:club_ratings"),
+        "club_ratings_by_game": reverse("stats:club_ratings") + f"?order=allstars&league={league.slug}",
         "scroll": reverse("teams:detail", kwargs={"pk": team.pk}),
         "table": reverse("league:season_detail", kwargs={"slug": league.slug, "number": 2}),
         # the same boards and ratings in the API and the CSV downloads (api/, named by string)
@@ -43,6 +47,7 @@ def pages(league, team) -> dict[str, str]:
         "api_season_board": reverse("api:leaderboards") + f"?league={league.slug}&season={season.pk}&board=unbeaten",
         "api_ratings": reverse("api:ratings") + f"?league={league.slug}",
         "api_coach_ratings": reverse("api:ratings") + "?kind=coach&page_size=200",
+        "api_club_ratings": reverse("api:club_ratings") + "?order=allstars&page_size=200",
         "leaderboards_csv": reverse("exports:leaderboards_csv"),
         "league_leaderboards_csv": reverse("exports:league_leaderboards_csv", kwargs={"slug": league.slug}),
         "season_board_csv": reverse("exports:season_leaderboards_csv", kwargs={"slug": league.slug, "number": 2})

@@ -10,6 +10,7 @@ import random
 import pytest
 from django.utils import timezone
 
+from games import registry as games
 from league import services as league_services
 from league.models import ScheduleRun, Season, SeasonEntry
 from matches import services as match_services
@@ -29,7 +30,9 @@ FIELDS = ("rating", "deviation", "volatility", "games", "last_match_id")
 
 def stored() -> dict[tuple, tuple]:
     return {
-        ("team" if r.team_id else "coach", r.team_id or r.coach_id, r.system): tuple(getattr(r, f) for f in FIELDS)
+        ("team" if r.team_id else "coach", r.game, r.team_id or r.coach_id, r.system): tuple(
+            getattr(r, f) for f in FIELDS
+        )
         for r in StrengthRating.objects.all()
     }
 
@@ -41,12 +44,14 @@ def whole_history() -> dict[tuple, tuple]:
         .order_by("match__confirmed_at", "match_id", "slot")
         .values_list(*ratings.SIDE_COLUMNS)
     )
-    entries = SeasonEntry.objects.values_list("season_id", "team_id", "team__owner_id")
+    entries = list(SeasonEntry.objects.values_list(*ratings.ENTRY_COLUMNS))
     team_periods, coach_periods = ratings._periods(rows, entries)
+    games = ratings.team_games(rows, entries)
     out = {}
-    for kind, periods, field in (("team", team_periods, "team_id"), ("coach", coach_periods, "coach_id")):
-        for (subject, system), values in ratings._wanted(rate_history(periods), field).items():
-            out[(kind, subject, system)] = tuple(values[f] for f in FIELDS)
+    for kind, periods in (("team", team_periods), ("coach", coach_periods)):
+        for (_subject, system), values in ratings._wanted(rate_history(periods), kind, games).items():
+            subject = values.get("team_id") or values["coach_id"]
+            out[(kind, values["game"], subject, system)] = tuple(values[f] for f in FIELDS)
     return out
 
 
@@ -62,7 +67,26 @@ def league_with_fixtures(rng: random.Random):
     extra = [add_team(other, name=f"X{i}") for i in range(2)]
     tables = [match_services.match_create(teams=[*extra, rng.choice(teams)], season=friendly) for _ in range(3)]
     fixtures = list(Match.objects.filter(season=season).order_by("round_number", "id")) + tables
+    fixtures += players_games(rng, [t.owner for t in teams[:3]])
     return season, [*teams, *extra], fixtures
+
+
+def players_games(rng: random.Random, owners) -> list[Match]:
+    """The same coaches as players of Ninjutsu (one on one) and Kage Masters (tables of 2 and 3,
+    each rated as a table): a coach has a rating a game, kept apart (issue 28, part 5)."""
+    out = []
+    for game, sizes in ((games.NINJUTSU, (2, 2)), (games.KAGE_MASTERS, (3, 2))):
+        league = LeagueFactory(game=game)
+        season = league_services.season_create(
+            league=league, format=Season.Format.SELF_ARRANGED, swiss_rounds=None, playoff_teams=0
+        )
+        entries = []
+        for owner in owners:
+            entry = league_services.player_apply(user=owner, league=league, display_name=f"{owner.username} {game}")
+            league_services.application_accept(team=entry)
+            entries.append(entry)
+        out += [match_services.match_create(teams=rng.sample(entries, n), season=season) for n in sizes]
+    return out
 
 
 @pytest.mark.slow(reason="a property test: four random histories of about twenty results, each step checked")

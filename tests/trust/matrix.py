@@ -675,6 +675,7 @@ RULES: dict[str, list[Case]] = {
     "stats:balance": [_public()],
     "stats:ratings": [_public()],
     "stats:coach_ratings": [_public()],
+    "stats:club_ratings": [_public()],
     "stats:league_leaderboards": [_public(_league)],
     "stats:season_leaderboards": [_public(_season)],
 }
@@ -786,6 +787,7 @@ RULES.update(
         # leaderboards and strength ratings: public, as their pages (stats.views)
         "api:leaderboards": [_public()],
         "api:ratings": [_public()],
+        "api:club_ratings": [_public()],
         "api:newsletter-detail": [
             _public(lambda w: {"pk": w.extra["published"].pk}, "published"),
             Case(kwargs=lambda w: {"pk": w.extra["draft"].pk}, get=MASTER, post=None, label="draft"),
