@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('teams', '0008_upkeep_notes_without_their_reason'),
+        ('teams', '0009_ratings_by_game'),
     ]
 
     operations = [
