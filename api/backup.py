@@ -403,7 +403,7 @@ class Checked:
     def entrant_word(self) -> str:
         """What the league's entrants are called: teams (All-Stars) or players (the other games)."""
         league = self.rows["league"][0][0]
-        return "team" if league.has_team_scrolls else "player"
+        return "team" if league.game_site.team_scrolls else "player"
 
     @property
     def summary(self) -> dict[str, int]:

@@ -8,11 +8,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from games import registry as games_registry
-from games.kage_masters.engine import KAGE_MASTERS, MAX_PLAYERS
-from games.ninjutsu.engine import MAX_SHURIKEN, Card, Ending
-from games.ninjutsu.engine.results import ACTION_CARDS
 from league.models import HouseRules, League, ScheduleRun, Season
-from matches import game_results
 from matches.models import MAX_SIDES, DiceRoll, DowntimeResult, Match, MatchNinja, MatchTeam, UpkeepDecision
 from newsletters.models import Newsletter
 from rules.engine.dice import Element
@@ -515,13 +511,11 @@ class MatchDetailSerializer(MatchSerializer):
 
     @extend_schema_field(serializers.DictField(allow_null=True))
     def get_game_record(self, match) -> dict | None:
-        record = match.submitted_record
-        return record if isinstance(record, dict) and record.get("game") in game_results.ENTERABLE else None
+        return entered_record(match.submitted_record)
 
     @extend_schema_field(serializers.DictField(allow_null=True))
     def get_counter_record(self, match) -> dict | None:
-        record = match.counter_record
-        return record if isinstance(record, dict) and record.get("game") in game_results.ENTERABLE else None
+        return entered_record(match.counter_record)
 
     @extend_schema_field(OutcomesSerializer(allow_null=True))
     def get_outcomes(self, match):
@@ -715,59 +709,23 @@ class StrictInput(serializers.Serializer):
         return super().to_internal_value(data)
 
 
-def _pair(most: int | None, help_text: str) -> serializers.ListField:
-    return serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=most if most is not None else 99),
-        min_length=2,
-        max_length=2,
-        allow_null=True,
-        required=False,
-        default=None,
-        help_text=help_text,
-    )
+def game_result_inputs() -> list[type[serializers.Serializer]]:
+    """The result document of each players' game that takes one through the API (its Game's
+    ``api_result_input``, games.protocol), in the registry's order: called when the schema is built."""
+    from games.registry import sites
+
+    return [g.api_result_input for g in sites().values() if g.api_result_input is not None]
 
 
-class NinjutsuResultInput(StrictInput):
-    """A Ninjutsu game's result (players are the sides' slots, 1 and 2): the same record as the
-    site's form gives, checked by the same rules (matches.game_results)."""
+def entered_record(record) -> dict | None:
+    """A stored record of a players' game whose results are entered on the site (its game's key
+    names a registered game with a result check); None otherwise (All-Stars' records have no game)."""
+    from games.registry import sites
 
-    game = serializers.ChoiceField(choices=[game_results.NINJUTSU], help_text="The game of the match's league")
-
-    winner = serializers.IntegerField(
-        min_value=1, max_value=2, allow_null=True, help_text="Null: a draw on time (leagues with a time limit)"
-    )
-    starter = serializers.IntegerField(min_value=1, max_value=2, help_text="Who won the d6 toss")
-    colours = serializers.ListField(child=serializers.CharField(max_length=20), min_length=2, max_length=2)
-    ending = serializers.ChoiceField(choices=[e.value for e in Ending])
-    card = serializers.ChoiceField(choices=[c.value for c in Card], default=Card.NONE.value)
-    ninjas_left = _pair(None, "Each player's ninjas left, or null")
-    shuriken = _pair(MAX_SHURIKEN, "Each player's shuriken used, or null")
-    cards = _pair(ACTION_CARDS, "Each player's action cards used, or null")
-
-
-class KageSeatInput(StrictInput):
-    slot = serializers.IntegerField(min_value=1, max_value=MAX_SIDES, help_text="The player's side of the match")
-    kage_master = serializers.ChoiceField(choices=list(KAGE_MASTERS))
-    coins = serializers.IntegerField(min_value=0, max_value=game_results.MAX_KAGE_COINS)
-    rewards = serializers.IntegerField(
-        min_value=0, max_value=game_results.MAX_KAGE_COINS, default=0, help_text="Location Cards' coin rewards"
-    )
-    seat = serializers.IntegerField(
-        min_value=1, max_value=MAX_PLAYERS, allow_null=True, default=None, help_text="First-round turn order"
-    )
-
-
-class KageResultInput(StrictInput):
-    """A Kage Masters table's result: one seat a side of the match, in slot order; the same record as
-    the site's form gives, checked by the same rules (matches.game_results)."""
-
-    game = serializers.ChoiceField(choices=[game_results.KAGE_MASTERS], help_text="The game of the match's league")
-
-    seats = KageSeatInput(many=True, min_length=1, max_length=MAX_SIDES)
-
-
-#: The result document of each players' game, by game key.
-GAME_RESULT_INPUTS = {game_results.NINJUTSU: NinjutsuResultInput, game_results.KAGE_MASTERS: KageResultInput}
+    if not isinstance(record, dict):
+        return None
+    game = sites().get(record.get("game")) if isinstance(record.get("game"), str) else None
+    return record if game is not None and not game.team_scrolls and game.can_enter_results else None
 
 
 class SettleInput(serializers.Serializer):

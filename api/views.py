@@ -24,9 +24,9 @@ from api.filters import MatchFilter, NewsletterFilter, NinjaFilter, ProfileFilte
 from api.pagination import PageQuery
 from api.throttling import AnonThrottle, MemberThrottle, WriteThrottle
 from games import registry as games_registry
+from games.registry import game_of
 from league import selectors as league_selectors
 from league import services as league_services
-from league.games import game_of
 from league.models import League, ScheduleRun, Season
 from league.tasks import schedule_generate_task
 from matches import selectors as match_selectors
@@ -210,7 +210,7 @@ def _document_of_the_matchs_game(match: Match, document) -> None:
     ``game``, a players' game's names it."""
     posted = document.get("game") if isinstance(document, dict) else None
     game = game_of(match.league) if match.league_id is not None else None
-    if game is None or game.has_team_scrolls:
+    if game is None or game.team_scrolls:
         if posted is not None:
             name = game.name if game is not None else "All-Stars"
             raise ValidationError(f'This match is of {name}: its result has "sides", and no "game".')
@@ -268,7 +268,7 @@ class MatchViewSet(ReadOnlyViewSet):
         game = game_of(match.league) if match.league_id is not None else None  # loaded with the match
         if game is not None and not game.can_enter_results:
             raise ValidationError(f"Entering results is not yet available for {game.name}.")
-        if game is not None and not game.has_team_scrolls:
+        if game is not None and not game.team_scrolls:
             if not players:
                 raise ValidationError(f"{game.name} has no draft: submit the result (matches/{{id}}/result/).")
             if match.status == Match.Status.SCHEDULED or match_services.can_counter_submit(self.request.user, match):
@@ -305,7 +305,7 @@ class MatchViewSet(ReadOnlyViewSet):
     @extend_schema(
         request=PolymorphicProxySerializer(
             component_name="MatchResult",
-            serializers=[s.ResultInput, s.NinjutsuResultInput, s.KageResultInput],
+            serializers=lambda: [s.ResultInput, *s.game_result_inputs()],
             resource_type_field_name=None,
         ),
         responses=s.MatchDetailSerializer,
@@ -321,7 +321,7 @@ class MatchViewSet(ReadOnlyViewSet):
         the same confirms it, a different one disputes it (the master settles)."""
         match = self.get_object()
         _document_of_the_matchs_game(match, request.data)
-        if match.league_id is not None and not game_of(match.league).has_team_scrolls:
+        if match.league_id is not None and not game_of(match.league).team_scrolls:
             return self._game_result(request, match)
         match = self._open_for_result(match)
         document = s.ResultInput(data=request.data)
@@ -340,7 +340,7 @@ class MatchViewSet(ReadOnlyViewSet):
         """A players' game's record: the document's shape (its game's input serializer), then the
         same service and checks as the site's form (time limit, the match's sides)."""
         match = self._open_for_result(match, players=True)
-        document_class = s.GAME_RESULT_INPUTS.get(match.league.game)
+        document_class = game_of(match.league).api_result_input
         if document_class is None:
             raise ValidationError(f"Entering results is not yet available for {match.league.get_game_display()}.")
         document = document_class(data=request.data)

@@ -1,2 +1,4 @@
-"""Games other than Ninja All-Stars, each as a package; for now their pure rules engines only
-(no Django app yet, and no Django import anywhere below this package)."""
+"""One package a game (docs/architecture.md, "A game is one package"): its plain description
+(``GAME``), its pure engine (``engine/``) and its Django side (``site.py``, registered through
+``games.protocol``). The pure parts (base, protocol, registry, tables, the engines) import no app;
+the Django sides sit above the core apps (tests/test_import_direction.py)."""

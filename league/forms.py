@@ -28,7 +28,7 @@ HOUSE_RULE_FIELDS = [f for f in HouseRules.HOUSE_RULE_FIELDS if f != "tie_breake
 
 def in_own_words(form: forms.BaseForm, info: games.GameInfo) -> None:
     """The form's labels and help texts in the game's word for its entrants ("players", not "teams")."""
-    if info.has_team_scrolls:
+    if games.game_of(info.key).team_scrolls:
         return
     for name, field in form.fields.items():
         field.label = info.in_own_words(str(field.label or name.replace("_", " ").capitalize()))
@@ -65,7 +65,7 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
         for name in HouseRules.fields_not_for(self.game):
             self.fields.pop(name, None)
         info = games.get(self.game)
-        if not info.has_team_scrolls:
+        if not games.game_of(self.game).team_scrolls:
             # A player joins as themselves, once (league.services.player_apply): nothing to allow.
             self.fields.pop("several_teams_per_owner", None)
         in_own_words(self, info)
@@ -134,7 +134,7 @@ class LeagueCreateForm(HouseRulesForm):
 
     submit_label = "Create league"
     game = forms.ChoiceField(
-        choices=games.CHOICES,
+        choices=games.choices,
         required=False,
         help_text="Fixed once the league is founded: its entrants are of this game.",
     )
@@ -148,7 +148,7 @@ class LeagueCreateForm(HouseRulesForm):
         # Show them at their defaults and ask again rather than found the league unseen.
         self.switched_to_scrolls = (
             data is not None
-            and games.get(game).has_team_scrolls
+            and games.game_of(game).team_scrolls
             and not any(name in data for name in HouseRules.ALLSTARS_ONLY_FIELDS)
             and "game" in data
         )
@@ -188,11 +188,11 @@ class SeasonForm(CrispyMixin, forms.Form):
         min_value=0, max_value=64, initial=0, help_text="Top teams going to the playoffs afterwards (0: none)."
     )
 
-    def __init__(self, *args, game: str = games.ALLSTARS, **kwargs):
+    def __init__(self, *args, game: str = games.DEFAULT, **kwargs):
         super().__init__(*args, **kwargs)
         offered = Season.formats_for(game)
         self.fields["format"].choices = [(value, Season.Format(value).label) for value in offered]
-        if games.get(game).plays_at_tables:
+        if games.game_of(game).tables:
             self.fields["swiss_rounds"].help_text = "Tables and swiss tables: how many rounds of tables."
             # A game at tables has no playoffs (docs/leagues.md, "Season formats by game").
             del self.fields["playoff_teams"]
@@ -230,7 +230,7 @@ class ApplyForm(CrispyMixin, forms.Form):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["team"].queryset = (
-            Team.objects.filter(owner=user, game=games.ALLSTARS)
+            Team.objects.filter(owner=user, game__in=games.team_scroll_games())
             .exclude(status=Team.Status.RETIRED)
             .exclude(entry_status__in=[Team.EntryStatus.ACCEPTED, Team.EntryStatus.PENDING])
             .select_related("clan")
@@ -332,10 +332,10 @@ class FixtureArrangeForm(TwoTeamsForm):
         self.fields["home"].queryset = own_teams
         self.fields["away"].queryset = entered
         self.fields["away"].label_from_instance = self._label
-        info = season.league.game_info
-        if not info.has_challenges:  # a players' game is played without one
+        game = season.league.game_site
+        if not game.challenges:  # a players' game is played without one
             self.fields.pop("challenge")
-        if not info.has_team_scrolls:
+        if not game.team_scrolls:
             self.fields["home"].label = "You (player 1)"
         self._setup_helper()
 

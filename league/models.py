@@ -35,7 +35,7 @@ def tie_breaker_choices(game: str) -> dict[str, str]:
     """The tie-breakers a league of ``game`` may choose ({value: label}), in its own words: a
     players' game's are between players, and have none that reads a team scroll (issue 28, part 3)."""
     info = games.get(game)
-    if info.has_team_scrolls:
+    if games.game_of(game).team_scrolls:
         return TIE_BREAKER_CHOICES
     return {
         value: label.replace("teams", info.entrants).replace("team", info.entrant)
@@ -45,10 +45,6 @@ def tie_breaker_choices(game: str) -> dict[str, str]:
 
 
 DEFAULT_TIE_BREAKERS = ",".join(t.value for t in ENGINE_DEFAULT_TIE_BREAKERS)
-#: A Kage Masters league's tie-breakers when founded: total treasure first (its "points for"; a
-#: table's points against are the other players' treasure, so the difference says little), then the
-#: head-to-head points and the wins (docs/leagues.md, "Kage Masters tables"). Its package's.
-KAGE_MASTERS_TIE_BREAKERS = ",".join(games.get(games.KAGE_MASTERS).tie_breakers)
 
 
 def default_tie_breakers(game: str) -> str:
@@ -312,12 +308,9 @@ class HouseRules(models.Model):
     @classmethod
     def fields_not_for(cls, game: str) -> tuple[str, ...]:
         """The house rules a league of ``game`` neither shows nor asks for (the other games' own)."""
-        own = {
-            "allstars": cls.ALLSTARS_ONLY_FIELDS,
-            "ninjutsu": cls.NINJUTSU_ONLY_FIELDS,
-            "kage_masters": cls.KAGE_MASTERS_ONLY_FIELDS,
-        }
-        return tuple(name for key, names in own.items() if key != game for name in names)
+        own = {key: site.house_rule_fields for key, site in games.sites().items()}
+        mine = set(own.get(game, ()))
+        return tuple(name for key, names in own.items() if key != game for name in names if name not in mine)
 
     @property
     def bye_points(self) -> int:
@@ -369,7 +362,7 @@ class League(NameKeyMixin, HouseRules):
     slug = models.SlugField(max_length=100, unique=True)
     game = models.CharField(
         max_length=20,
-        choices=games.CHOICES,
+        choices=games.choices,
         default=games.DEFAULT,
         help_text="The game the league plays, chosen when it is founded and fixed after.",
     )
@@ -401,9 +394,15 @@ class League(NameKeyMixin, HouseRules):
         return games.get(self.game)
 
     @property
+    def game_site(self) -> games.Game:
+        """The game's Django side (games.protocol.Game): what the core asks of the league's game."""
+        return games.game_of(self.game)
+
+    @property
     def has_team_scrolls(self) -> bool:
-        """Entrants are All-Stars team scrolls (clan, roster, treasury); else players."""
-        return self.game_info.has_team_scrolls
+        """Entrants are All-Stars team scrolls (clan, roster, treasury); else players (the
+        protocol's ``Game.team_scrolls``, under the name the tests know)."""
+        return self.game_site.team_scrolls
 
 
 class Season(HouseRules):
@@ -477,7 +476,7 @@ class Season(HouseRules):
     @classmethod
     def formats_for(cls, game: str) -> tuple[str, ...]:
         """The formats a league of ``game`` offers (docs/leagues.md, "Season formats by game")."""
-        return cls.TABLE_FORMATS if games.get(game).plays_at_tables else cls.PAIRWISE_FORMATS
+        return cls.TABLE_FORMATS if games.game_of(game).tables else cls.PAIRWISE_FORMATS
 
     @property
     def is_tables(self) -> bool:

@@ -13,6 +13,7 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, Length, RowNumber
 from django.utils import timezone
 
+from games import registry as games
 from league.models import BracketSlot, Bye, KageDropout, League, Round, Season, SeasonEntry
 from league.readmodel import DECIDED, counted_matches_q, counts_bye_points, side_points  # noqa: F401 (re-exported)
 from matches.models import Match, MatchTeam, counted_q, playoff_round
@@ -267,7 +268,7 @@ def league_table(season: Season) -> list[TableRow]:
             strength=strength_of(e.team),
             places=places_of_entry(e),
         )
-        for e in table_entries(season, places=season.league.game_info.table == "places")
+        for e in table_entries(season, places=season.league.game_site.table_kind == "places")
     ]
     tie_breakers = standings.parse_tie_breakers(season.tie_breaker_list)
     if any(t in SCHEDULE_STRENGTH for t in tie_breakers):
@@ -338,11 +339,16 @@ def season_matches(season: Season) -> QuerySet:
 
 def record_line_fields() -> dict[str, KeyTextTransform]:
     """Annotations of the submitted record's keys a fixture's line reads, the record itself deferred."""
-    return {f"record_{key}": KeyTextTransform(key, "submitted_record") for key in RECORD_LINE_KEYS}
+    return {f"record_{key}": KeyTextTransform(key, "submitted_record") for key in record_line_keys()}
 
 
-#: The keys of a players' game's record that its line in a list reads (matches.game_results.result_line).
-RECORD_LINE_KEYS = ("game", "winner", "ending")
+def record_line_keys() -> tuple[str, ...]:
+    """The keys of a players' game's record that its line in a list reads: "game" and each
+    registered game's ``result_line_keys`` (games.protocol)."""
+    keys = ["game"]
+    for game in games.sites().values():
+        keys += [key for key in game.result_line_keys if key not in keys]
+    return tuple(keys)
 
 
 def fixture_dates(match: Match, rnd: Round | None, today: dt.date) -> Match:

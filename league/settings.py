@@ -70,7 +70,13 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "api",
     "stats",
+    # Last: registers each game of MOONLIGHT_GAMES once the core apps are ready (games/apps.py).
+    "games.apps.GamesConfig",
 ]
+
+#: The games a league can be for: each game's Django side, a module with a ``GAME_SITE``
+#: (games.protocol.Game). A new game is its package and one line here (docs/architecture.md).
+MOONLIGHT_GAMES = ["games.allstars.site", "games.ninjutsu.site", "games.kage_masters.site"]
 
 MIDDLEWARE = [
     # Outermost, and answering nothing itself: an error under /api/ leaves as JSON (api/middleware.py).

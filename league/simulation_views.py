@@ -68,7 +68,7 @@ def simulate_fixture(request: HttpRequest, pk: int) -> HttpResponse:
     if not services.is_master_of(request.user, match):
         raise PermissionDenied("Only the league's ninja master may simulate a fixture.")
     form = SimulateForm(
-        request.POST, label="Simulate", action="", scrolls=match.league is None or match.league.has_team_scrolls
+        request.POST, label="Simulate", action="", scrolls=match.league is None or match.league.game_site.team_scrolls
     )
     if not form.is_valid():
         messages.error(request, "That simulation request was not understood.")
@@ -88,7 +88,7 @@ def _season_post(request: HttpRequest, slug: str, number: int, scope: str) -> Ht
     whole = scope in (SimulationJob.Scope.SEASON, SimulationJob.Scope.REGULAR)
     weekly = 1 if whole and season.format == Season.Format.RANDOM_WEEKLY else None
     form = SimulateForm(
-        request.POST, label="Simulate", action="", weekly_rounds=weekly, scrolls=season.league.has_team_scrolls
+        request.POST, label="Simulate", action="", weekly_rounds=weekly, scrolls=season.league.game_site.team_scrolls
     )
     if not form.is_valid():
         messages.error(request, "That simulation request was not understood.")

@@ -172,7 +172,7 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     is_master = is_league_master(request.user, league)
     if not request.user.is_authenticated:
         can_apply = False
-    elif league.has_team_scrolls:
+    elif league.game_site.team_scrolls:
         can_apply = (
             Team.objects.filter(owner=request.user, game=league.game)
             .exclude(status=Team.Status.RETIRED)
@@ -224,7 +224,7 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def league_apply(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(slug)
     data = request.POST if request.method == "POST" else None
-    if not league.has_team_scrolls:
+    if not league.game_site.team_scrolls:
         return _player_apply(request, league, data)
     form = ApplyForm(data, user=request.user)
     if submit_form(
@@ -393,7 +393,7 @@ def _schedule_forms(season: Season) -> list[dict]:
         form = ScheduleForm(initial={"kind": kind, "round_number": round_number}, label=label, action=action)
         if kind != ScheduleRun.Kind.ROUND_ROBIN:
             del form.fields["interval_days"]
-        if not season.league.game_info.has_challenges:
+        if not season.league.game_site.challenges:
             del form.fields["challenge"]  # a game without All-Stars' challenges
         out.append({"kind": kind, "form": form, "problems": problems})
     return out
@@ -460,7 +460,7 @@ def _table_html(season: Season) -> str:
     context = {
         "rows": rows,
         "show_next": True,
-        "scrolls": game.has_team_scrolls,
+        "scrolls": season.league.game_site.team_scrolls,
         "entrant": game.entrant,
         # The game's columns (GameInfo.table): All-Stars' scores; a game with no score its wins (a
         # draw only where a time limit allows one); a table game its places, treasure, place points.
@@ -551,7 +551,7 @@ def season_rollover(request: HttpRequest, slug: str, number: int) -> HttpRespons
             "league": season.league,
             "intro": "The final table is archived as it stands; accepted teams carry over with their rosters, "
             "treasuries and any downtime absences."
-            if season.league.has_team_scrolls
+            if season.league.game_site.team_scrolls
             else f"The final table is archived as it stands; accepted {season.league.game_info.entrants} carry over.",
         },
     )
@@ -644,7 +644,7 @@ def fixture_create(request: HttpRequest, slug: str, number: int) -> HttpResponse
     if not own.exists():
         raise PermissionDenied("You have no team in this season.")
     data = request.POST if request.method == "POST" else None
-    tables = season.league.game_info.plays_at_tables
+    tables = season.league.game_site.tables
     if tables:  # a table of 3 to 5 (issue 28, part 4)
         form = TableArrangeForm(data, season=season, own_teams=own)
     else:
@@ -865,7 +865,7 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
         request.POST if request.method == "POST" else None,
         sides=sides,
         allow_double=not match.stage.startswith("playoff-"),
-        scrolls=season.league.has_team_scrolls,
+        scrolls=season.league.game_site.team_scrolls,
     )
     if submit_form(
         request,
@@ -877,7 +877,7 @@ def fixture_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
         allowed=not refusal,
     ):
         return redirect(match)
-    if season.league.has_team_scrolls:
+    if season.league.game_site.team_scrolls:
         facts = [
             f"The winner of a walkover scores {season.forfeit_win_points} league points and earns "
             f"{season.forfeit_win_revenue} koban; the side that forfeits scores {season.forfeit_loss_points} "
@@ -1049,7 +1049,7 @@ def invitation_join(request: HttpRequest, code: str) -> HttpResponse:
     league = invitation.league
     refusal = invitation.refusal()
     data = request.POST if request.method == "POST" and not refusal else None
-    if league.has_team_scrolls:
+    if league.game_site.team_scrolls:
         form = InvitationApplyForm(data, user=request.user)
     else:
         form = PlayerApplyForm(data)

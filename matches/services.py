@@ -26,7 +26,7 @@ from django.utils import timezone
 from common import invalidation, text
 from common.bulk import update_rows
 from games import registry as games
-from matches import game_results, hooks
+from matches import hooks
 from matches.models import (
     AWAITING_STATUSES,
     MAX_SIDES,
@@ -89,7 +89,7 @@ def match_create(
     pairing_reason: str = "",
 ) -> Match:
     league = league or (season.league if season else None)
-    game = games.get(league.game if league is not None else games.ALLSTARS)
+    game = games.get(league.game if league is not None else games.DEFAULT)
     if not game.min_players <= len(teams) <= min(game.max_players, MAX_SIDES):
         raise ValidationError(f"A match of {game.name} has {game.min_players} to {game.max_players} sides.")
     if len({t.pk for t in teams}) != len(teams):
@@ -404,7 +404,7 @@ def challenge_refusal(user, match: Match) -> str | None:
     reason says so to every side; once it has kicked off the challenge is fixed; before, the
     league's master may, and the player the random challenge generator named
     (``Match.chooser_side``). ``match`` should come with ``league`` and ``sides__team`` loaded."""
-    if match.league_id is not None and not match.league.game_info.has_challenges:
+    if match.league_id is not None and not match.league.game_site.challenges:
         return f"{match.league.game_info.name} has no challenges."
     if match.status != Match.Status.SCHEDULED:
         decided = _DECIDED_AS.get(match.status, match.get_status_display().lower())
@@ -769,14 +769,17 @@ def submit_locked(
 def players_game(match: Match) -> bool:
     """Whether the match's league is for a game whose entrants are players, not team scrolls: no
     kick-off, no roster, no post-game sequence (its league is loaded with it by the callers)."""
-    return match.league_id is not None and not games.get(match.league.game).has_team_scrolls
+    return match.league_id is not None and not games.game_of(match.league.game).team_scrolls
 
 
 def game_result_enterable(match: Match) -> bool:
-    """A players' game whose result the site can take (Ninjutsu, Kage Masters:
-    :mod:`matches.game_results`), in a season still being played (not finished: its league and
-    season are loaded with it by the callers)."""
-    if not players_game(match) or match.league.game not in game_results.ENTERABLE:
+    """A players' game whose result the site can take (its Game has a result form, a check and
+    what a record writes on the sides), in a season still being played (not finished: its league
+    and season are loaded with it by the callers)."""
+    if not players_game(match):
+        return False
+    game = games.game_of(match.league.game)
+    if not game.can_enter_results or game.side_results is None:
         return False
     return match.season_id is None or match.season.status != FINISHED_SEASON
 
@@ -796,7 +799,7 @@ def game_result_check(match: Match, record: Mapping[str, Any]) -> None:
     """Every rule a players' game record must satisfy for this match (the site's form, the API and
     a settlement call it): its game's, the season's time limit (Ninjutsu), one line a side of the
     match (Kage Masters). Raises ValidationError. Reads the match's sides (prefetched or one query)."""
-    game_results.check(
+    games.game_of(match.league.game).validate_result(
         record,
         game=match.league.game,
         time_limit=house_rules_for(match).time_limit_minutes is not None,
@@ -854,11 +857,14 @@ def _apply_game_result(
     it under the season's house rules, from the record (no post-game sequence: nothing persists
     between games); each side's entrant's name frozen as the match saw it (``team_name``, so a
     played page reads no entrant for names); the league table's rows; the result's events."""
+    game = games.game_of(match.league.game)
     sides = list(match.sides.select_related("team").order_by("slot"))
-    results = game_results.side_results(
+    # A table's players who dropped out (league.services.tables): only a game at tables has them.
+    dropped = [side.slot for side in sides if side.dropped_out]
+    results = game.side_results(
         data if data is not None else match.submitted_record,
         house_rules_for(match),
-        dropped=[side.slot for side in sides if side.dropped_out],
+        **({"dropped": dropped} if dropped else {}),
     )
     for side in sides:
         side.outcome, side.points, side.league_points = results[side.slot]

@@ -14,7 +14,7 @@ from common import invalidation
 from common.fragments import fragment
 from common.pagecache import depends
 from games import registry as games
-from matches import game_results, selectors, services
+from matches import selectors, services
 from matches.forms import (
     AdvancementChoiceForm,
     AdvancementFacesForm,
@@ -25,8 +25,6 @@ from matches.forms import (
     draft_initial,
     submission_initial,
 )
-from matches.game_forms import FORMS as GAME_FORMS
-from matches.game_forms import result_form_for
 from matches.models import Match, MatchTeam
 from rules.engine import challenges
 from teams import selectors as team_selectors
@@ -48,8 +46,8 @@ def not_yet_for_game(match: Match, *, entering: bool = False) -> str:
     with it (selectors.match_for_page, match_page_head), so this costs no query."""
     if match.league_id is None:
         return ""
-    game = games.get(match.league.game)
-    if game.has_team_scrolls:
+    game = games.game_of(match.league.game)
+    if game.team_scrolls:
         return ""
     if services.game_result_enterable(match):
         if entering:
@@ -161,18 +159,17 @@ def _records(match: Match) -> dict:
 
 
 def _game_records(match: Match, sides: list) -> dict:
-    """A players' game's records as lines (matches.game_results.summary) and, for a Kage Masters
-    table, as a table by place (``*_table``): while it waits or is disputed, both; once confirmed,
+    """A players' game's records as lines (its Game's ``result_summary``) and, for a game played
+    at a table, as a table by place (``*_table``, its ``result_table``): while it waits or is disputed, both; once confirmed,
     the one applied (the second when a dispute was settled so). League points are the season's."""
     names = [side.name_at_match for side in sides]
     rules = services.house_rules_for(match)
-    kage = match.league.game == games.KAGE_MASTERS
+    game = games.game_of(match.league.game)
 
     def view(record) -> tuple[list, list]:
         if not record:
             return [], []
-        table = game_results.kage_table(record, names, rules) if kage else []
-        return game_results.summary(record, names, rules), table
+        return game.result_summary(record, names, rules), game.result_table(record, names, rules)
 
     if match.status in (Match.Status.CONFIRMED, Match.Status.VOIDED):
         applied = match.counter_record if match.settlement == Match.Settlement.SECOND else match.submitted_record
@@ -399,8 +396,10 @@ def _game_result_entry(request: HttpRequest, match: Match, counter: bool) -> Htt
     """A players' game's result form (Ninjutsu, a Kage Masters table): no kick-off, no draft; while
     a result waits, another player's form starts from it (the same record confirms, a different one
     disputes). The form checks the record as the service does, under the season's time limit."""
-    time_limit = services.house_rules_for(match).time_limit_minutes is not None
-    form = result_form_for(match, request.POST if request.method == "POST" else None, time_limit=time_limit)
+    game = games.game_of(match.league.game)
+    form = game.bound_result_form(
+        match, request.POST if request.method == "POST" else None, rules=services.house_rules_for(match)
+    )
     if request.method == "POST" and form.is_valid():
         try:
             services.match_submit_game_result(match=match, record=form.record, actor=request.user)
@@ -411,7 +410,7 @@ def _game_result_entry(request: HttpRequest, match: Match, counter: bool) -> Htt
             _say_submitted(request, match, counter, recorded="Result recorded.")
             return redirect(match)
     elif request.method != "POST" and counter:
-        form.initial = GAME_FORMS[match.league.game].initial_from(match.submitted_record or {})
+        form.initial = game.result_form.initial_from(match.submitted_record or {})
     return render(request, "matches/game_result_form.html", {"match": match, "form": form, "counter": counter})
 
 

@@ -18,10 +18,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
 from games import registry
-from games.kage_masters import engine as kage
-from games.ninjutsu import engine as ninjutsu
 from league.selectors import TableRow, side_points
-from matches import game_records, game_results
 from matches.models import Match, MatchTeam
 from newsletters.charts import Series, line_chart
 from rules.engine import league as rules_league
@@ -262,101 +259,19 @@ def _players_fact(side: MatchTeam) -> dict:
     }
 
 
-def _ninjutsu_how(result: ninjutsu.NinjutsuResult, name: dict, loser: str) -> str:
-    """How a Ninjutsu game ended, as a clause about the loser."""
-    ending = result.ending
-    if ending is ninjutsu.Ending.SOKE_ATTACKED:
-        how = f"{loser}'s Soke was attacked and lost the battle"
-    elif ending is ninjutsu.Ending.SOKE_ATTACKING:
-        how = f"{loser}'s Soke attacked and lost the battle"
-    elif ending is ninjutsu.Ending.OUT_OF_DOJO:
-        how = f"{loser}'s Soke's die left the Dojo"
-    elif ending is ninjutsu.Ending.CONCEDED:
-        how = f"{loser} conceded"
-    else:
-        how = "the time limit stopped the game"
-        if result.ninjas_left is not None:
-            how += f" with {result.ninjas_left[0]}–{result.ninjas_left[1]} ninjas left"
-    if result.card is not ninjutsu.Card.NONE:
-        card = "a Joker" if result.card is ninjutsu.Card.JOKER else f"a {result.card.value.capitalize()}"
-        how += f", {card} having opened the way"
-    return how
-
-
-def ninjutsu_report(match: Match, sides: Sequence[MatchTeam], record: dict) -> tuple[str, str, dict]:
-    """(headline, text, facts) of a Ninjutsu game from its record."""
-    result = game_results.ninjutsu_result(record)
-    name = {s.slot: s.team.name for s in sides}
-    colour = dict(zip(result.players, result.colours, strict=True))
-    starter = name.get(result.starter, "")
-    if result.winner is None:
-        headline = f"{name[1]} and {name[2]} drew on time"
-        text = f"{name[1]} ({colour[1]}) and {name[2]} ({colour[2]}) drew: {_ninjutsu_how(result, name, '')}."
-    else:
-        winner, loser = name[result.winner], name[result.loser]
-        headline = f"{winner} beat {loser}"
-        text = (
-            f"{winner} ({colour[result.winner]}) beat {loser} ({colour[result.loser]}): "
-            f"{_ninjutsu_how(result, name, loser)}."
-        )
-    text += f" {starter} started" + (" and won." if result.starter_won else ".")
-    facts = {
-        "ending": result.ending.value,
-        "ending_label": result.ending.label,
-        "card": result.card.value,
-        "starter": starter,
-        "colours": {name[p]: c for p, c in colour.items()},
-    }
-    return headline, text, facts
-
-
-def kage_report(match: Match, sides: Sequence[MatchTeam], record: dict) -> tuple[str, str, dict]:
-    """(headline, text, facts) of a Kage Masters table from its record: places, Kage Masters and
-    treasures."""
-    seats = game_records.kage_seats(record)
-    name = {s.slot: s.team.name for s in sides}
-    places = kage.placements(seats)
-    ranked = sorted(zip(places, seats, strict=True), key=lambda ps: (ps[0], ps[1].player))
-    first = [name[seat.player] for place, seat in ranked if place == 1]
-    if len(first) == 1:
-        headline = f"{first[0]} win a table of {len(seats)}"
-    else:
-        headline = f"{join_names(first)} share first at a table of {len(seats)}"
-    lines = [
-        f"{ordinal(place)} {name[seat.player]} ({seat.kage_master}, {seat.treasure} treasure)" for place, seat in ranked
-    ]
-    text = "Places: " + join_names(lines) + "."
-    facts = {
-        "places": [
-            {
-                "place": place,
-                "team": name[seat.player],
-                "kage_master": seat.kage_master,
-                "treasure": seat.treasure,
-                "coins": seat.coins,
-                "rewards": seat.location_rewards,
-                "seat": seat.seat,
-            }
-            for place, seat in ranked
-        ]
-    }
-    return headline, text, facts
-
-
-#: The report writer of each players' game, from its stored record.
-GAME_REPORTS = {registry.NINJUTSU: ninjutsu_report, registry.KAGE_MASTERS: kage_report}
-
-
 def game_report(match: Match, game: str) -> dict:
     """One players' game's report (the match with its sides, team and owner, prefetched): who
     won and how, from the record it was confirmed with; nothing of All-Stars (no clans, injuries,
     XP, ronin). A match without a readable record (a forfeit) says only its outcome."""
     sides = sorted(match.sides.all(), key=lambda s: s.slot)
-    record = game_records.applied_record(match.submitted_record, match.counter_record, match.settlement)
+    record = applied_record(match.submitted_record, match.counter_record, match.settlement)
     winners = [s for s in sides if s.outcome == MatchTeam.Outcome.WIN]
+    report = registry.game_of(game).newsletter_report
     try:
-        headline, text, facts = GAME_REPORTS[game](match, sides, record or {})
-    except (KeyError, ValueError, TypeError):
+        if report is None:
+            raise LookupError(game)
+        headline, text, facts = report(match, sides, record or {})
+    except (LookupError, ValueError, TypeError):
         names = join_names(s.team.name for s in sides)
         if winners:
             headline = f"{join_names(s.team.name for s in winners)} win against {join_names(s.team.name for s in sides if s not in winners)}"
@@ -381,8 +296,15 @@ def game_report(match: Match, game: str) -> dict:
     }
 
 
+def applied_record(submitted, counter=None, settlement: str = "") -> dict | None:
+    """The record a confirmed players' game was applied from (a dispute settled with the second
+    record counts that one); None when there is none."""
+    record = counter if settlement == "second" and counter else submitted
+    return record if isinstance(record, dict) else None
+
+
 def game_stats_section(statistics) -> dict:
-    """The facts of a players' game's statistics (stats.games, through the per-game interface)
+    """The facts of a players' game's statistics (its ``Game.statistics``, through the protocol)
     over the season so far: ``{"title", "facts": [{"key", "text"}]}``."""
     return {"facts": list(statistics.facts()) if statistics is not None else []}
 

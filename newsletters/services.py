@@ -33,9 +33,8 @@ from django.utils import timezone
 
 from common import invalidation, text
 from common.site import absolute_url, site_url
-from league.games import game_of
+from games.registry import game_of
 from league.models import League, Season
-from matches import game_records
 from matches.models import Match
 from newsletters import content, hooks, selectors
 from newsletters.models import EDITORIAL_MAX_LENGTH, Newsletter, NewsletterDelivery
@@ -311,7 +310,7 @@ def compose_sections(newsletter: Newsletter, *, step: Callable[[str], None] = la
     start, end = selectors.period_window(period, season)
 
     game = game_of(league)
-    players = not game.has_team_scrolls
+    players = not game.team_scrolls
     if players:
         step("Writing the game reports")
         reports = [content.game_report(m, league.game) for m in matches]
@@ -333,13 +332,13 @@ def compose_sections(newsletter: Newsletter, *, step: Callable[[str], None] = la
     step("Counting facts and stats")
     if players:
         # A players' game has no XP, injuries, treasuries, ronin or clans: its own statistics
-        # (stats.games, through the per-game interface) over the season up to the period, and
+        # (its Game's ``statistics``, through the protocol) over the season up to the period, and
         # the season's biggest win.
         played = [game_sides[0].match for game_sides in games.values()] if season else matches
         records = [
             r
             for m in played
-            if (r := game_records.applied_record(m.submitted_record, m.counter_record, m.settlement)) is not None
+            if (r := content.applied_record(m.submitted_record, m.counter_record, m.settlement)) is not None
         ]
         statistics = game.statistics(league=league, season=season, records=records) if game.statistics else None
         records_so_far = content.season_records(games)

@@ -17,7 +17,7 @@ def ninjutsu_rules(request: HttpRequest) -> HttpResponse:
     league records a game, and what the book leaves out."""
     return render(
         request,
-        "rules/ninjutsu.html",
+        "games/ninjutsu/rules.html",
         {
             "components": ninjutsu.COMPONENTS,
             "ranks": list(Rank),
@@ -33,7 +33,7 @@ def kage_masters_rules(request: HttpRequest) -> HttpResponse:
     Location Cards, how a league records a table, and what the rules sheet leaves out."""
     return render(
         request,
-        "rules/kage_masters.html",
+        "games/kage_masters/rules.html",
         {
             "components": kage.COMPONENTS,
             "masters": KAGE_MASTERS,

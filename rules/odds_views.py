@@ -137,4 +137,4 @@ def ninjutsu_odds(request: HttpRequest) -> HttpResponse:
     context: dict = {"form": form, "ranks": list(Rank)}
     if values is not None:
         context.update(values=values, rows=_ninjutsu_rows(values["attacker_shuriken"], values["defender_shuriken"]))
-    return render(request, "rules/ninjutsu_odds.html", context)
+    return render(request, "games/ninjutsu/odds.html", context)

@@ -7,18 +7,9 @@ class StatsConfig(AppConfig):
     verbose_name = "Statistics"
 
     def ready(self) -> None:
-        from games import registry
-        from league import games
         from matches import hooks
-        from stats.selectors.balance import balance
 
-        # The All-Stars statistics the site has today: the balance of clans, profiles and challenges.
-        games.register_statistics(registry.ALLSTARS, balance)
-        # The players' games' statistics (stats.games): Ninjutsu's and Kage Masters' own figures.
-        from stats.games import STATISTICS
-
-        for key, statistics in STATISTICS.items():
-            games.register_statistics(key, statistics)
+        # Each game's statistics are its Game's (games.protocol), registered with the game.
 
         def recompute_ratings(match_id: int) -> None:
             from outbox.dispatch import dispatch_now

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_safe
 from common import invalidation
 from common.fragments import fragment
 from games import registry
-from league.games import game_of
+from games.registry import game_of
 from league.models import League, Season
 from stats import charts
 from stats.forms import KINDS, BalanceFilterForm, ClubFilterForm, GameFilterForm, RatingsFilterForm
@@ -105,7 +105,7 @@ PLAYERS_BOARDS = ["wins", "unbeaten"]
 def _leaderboards(request: HttpRequest, scope: Scope, league: League | None, form=None) -> HttpResponse:
     seasons = list(Season.objects.filter(league=league).order_by("-number")[:SEASON_LINKS]) if league else []
     info = registry.get(scope.game_key or registry.DEFAULT)
-    players = not info.has_team_scrolls
+    players = not registry.game_of(info.key).team_scrolls
     csv_url = scope.csv_url()
     context = {
         "form": form,
@@ -120,8 +120,10 @@ def _leaderboards(request: HttpRequest, scope: Scope, league: League | None, for
         "csv_url": scope.csv_url(),
         "csv_rows": leaderboards.MAX_LIMIT,
         "players": players,
-        # The game's own statistics (stats.games), for a league of a players' game.
+        # The game's own statistics (its Game's ``statistics``), for a league of a players' game,
+        # shown by its own template.
         "game_stats": game_of(league).statistics(league=league, season=scope.season) if players and league else None,
+        "game_stats_template": game_of(league).statistics_template if players and league else "",
     }
     return render(request, "stats/leaderboards.html", context)
 

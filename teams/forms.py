@@ -100,7 +100,7 @@ class TeamCreateForm(CrispyMixin, forms.Form):
         super().__init__(*args, **kwargs)
         # The league a team applies to, through the team's own relation (teams does not import league).
         # Only leagues of All-Stars take team scrolls; in the other games a player joins as themselves.
-        leagues = Team._meta.get_field("league").related_model.objects.filter(game=games.ALLSTARS)
+        leagues = Team._meta.get_field("league").related_model.objects.filter(game__in=games.team_scroll_games())
         self.fields["league"].queryset = leagues
         self.fields["clan"].label_from_instance = lambda c: f"{c.name} ({c.element})"
         self._setup_helper()

@@ -44,7 +44,7 @@ class Team(NameKeyMixin, models.Model):
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="teams")
     game = models.CharField(
         max_length=20,
-        choices=games.CHOICES,
+        choices=games.choices,
         default=games.DEFAULT,
         help_text="The game it plays: All-Stars teams have a clan; the other games' entries none",
     )
@@ -93,7 +93,7 @@ class Team(NameKeyMixin, models.Model):
     @property
     def has_scroll(self) -> bool:
         """An All-Stars team scroll (clan, roster, treasury, XP); else a player's entry."""
-        return games.get(self.game).has_team_scrolls
+        return games.game_of(self.game).team_scrolls
 
     @property
     def game_info(self) -> games.GameInfo:

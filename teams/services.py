@@ -152,7 +152,7 @@ def _team_name_taken(name: str, league, *, exclude: Team | None = None) -> None:
 def team_create(*, owner, name: str, clan, league=None) -> Team:
     """An All-Stars team of ``clan`` with its starting koban; founded in ``league``, it applies to it."""
     name = text.clean_name(name, max_length=Team._meta.get_field("name").max_length, what="your team a name")
-    if league is not None and league.game != games.ALLSTARS:
+    if league is not None and not games.game_of(league.game).team_scrolls:
         raise ValidationError(
             {"league": f"{league} plays {league.get_game_display()}: join it as a player, with no team to build."}
         )

@@ -37,9 +37,13 @@ from teams.permissions import (
 )
 from teams.throttling import signup_allowed
 
+
 #: Team scrolls: a player's entry in a game without them (Ninjutsu, Kage Masters) has no roster,
 #: recruitment, treasury or retirement, and those pages are not found for it (docs/leagues.md, "Games").
-SCROLLS = Team.objects.filter(game=games.ALLSTARS)
+def scrolls():
+    """The team scrolls (read when asked: the games register at start-up)."""
+    return Team.objects.filter(game__in=games.team_scroll_games())
+
 
 #: The states of a team that still plays (a retired team's scroll is history: no edit, no retirement).
 PLAYING = (Team.Status.BUILDING, Team.Status.READY)
@@ -78,7 +82,7 @@ def team_list(request: HttpRequest) -> HttpResponse:
     from rules.engine.league import team_rating
 
     # Team scrolls only: players' entries in the other games are listed by their leagues.
-    qs = selectors.teams_with_ratings(SCROLLS.exclude(status=Team.Status.RETIRED)).order_by("name")
+    qs = selectors.teams_with_ratings(scrolls().exclude(status=Team.Status.RETIRED)).order_by("name")
     page = Paginator(qs, 25).get_page(request.GET.get("page"))
     rows = [(t, team_rating(selectors.team_snapshot(t))) for t in page.object_list]
     return render(request, "teams/team_list.html", {"page": page, "rows": rows})
@@ -167,14 +171,14 @@ def _scroll_body(team: Team, can_manage: bool) -> dict:
 
 
 def team_ledger(request: HttpRequest, pk: int) -> HttpResponse:
-    team = get_object_or_404(SCROLLS.select_related("clan"), pk=pk)
+    team = get_object_or_404(scrolls().select_related("clan"), pk=pk)
     page = Paginator(team.ledger.select_related("match").order_by("-id"), 50).get_page(request.GET.get("page"))
     return render(request, "teams/team_ledger.html", {"team": team, "page": page})
 
 
 @login_required
 def recruit(request: HttpRequest, pk: int) -> HttpResponse:
-    team = get_object_or_404(SCROLLS.select_related("clan", "league"), pk=pk)
+    team = get_object_or_404(scrolls().select_related("clan", "league"), pk=pk)
     require_manage_team(request.user, team)
     profiles = list(
         Profile.objects.filter(clan=team.clan).select_related("clan").prefetch_related("keywords").order_by("order")
@@ -195,7 +199,7 @@ def recruit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
-    team = get_object_or_404(SCROLLS.select_related("clan", "league"), pk=pk)
+    team = get_object_or_404(scrolls().select_related("clan", "league"), pk=pk)
     require_manage_team(request.user, team)
     profile = get_object_or_404(Profile.objects.select_related("clan"), slug=slug)
     form = RecruitForm(
@@ -232,7 +236,7 @@ def recruit_profile(request: HttpRequest, pk: int, slug: str) -> HttpResponse:
 
 @login_required
 def ninja_release(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
-    team = get_object_or_404(SCROLLS.select_related("league"), pk=pk)
+    team = get_object_or_404(scrolls().select_related("league"), pk=pk)
     require_manage_team(request.user, team)
     ninja = get_object_or_404(
         Ninja.objects.select_related("profile"), pk=ninja_pk, team=team, status=Ninja.Status.ACTIVE
@@ -250,7 +254,7 @@ def ninja_release(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
 
 @login_required
 def ninja_rename(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
-    team = get_object_or_404(SCROLLS.select_related("league"), pk=pk)
+    team = get_object_or_404(scrolls().select_related("league"), pk=pk)
     require_manage_team(request.user, team)
     ninja = get_object_or_404(Ninja, pk=ninja_pk, team=team, status=Ninja.Status.ACTIVE)
     form = NinjaRenameForm(request.POST if request.method == "POST" else None, initial={"name": ninja.name})
@@ -262,7 +266,7 @@ def ninja_rename(request: HttpRequest, pk: int, ninja_pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def team_ready(request: HttpRequest, pk: int) -> HttpResponse:
-    team = get_object_or_404(SCROLLS.select_related("league"), pk=pk)
+    team = get_object_or_404(scrolls().select_related("league"), pk=pk)
     require_manage_team(request.user, team)
     try:
         services.team_mark_ready(team=team)
@@ -306,7 +310,7 @@ def team_edit(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def team_retire(request: HttpRequest, pk: int) -> HttpResponse:
     """The owner retires the team, after a confirmation page that shows it (and what stops it)."""
-    team = get_object_or_404(SCROLLS.select_related("league", "clan"), pk=pk, status__in=PLAYING)
+    team = get_object_or_404(scrolls().select_related("league", "clan"), pk=pk, status__in=PLAYING)
     require_team_owner(request.user, team)
     if request.method == "POST":
         try:

@@ -1,7 +1,13 @@
 """Dependencies point one way (docs/architecture.md, "Dependencies"):
 
-    rules <- teams <- matches <- league <- newsletters <- notifications, stats <- api
-                                                    (common, outbox, games, ratings beneath all)
+    rules <- teams <- matches <- league <- newsletters <- notifications, stats <- api <- the games' Django sides
+                                                    (common, outbox, games' pure parts, ratings beneath all)
+
+The ``games`` package has two layers (issue 28): its pure parts (``games/base.py``, ``protocol``,
+``registry``, ``tables``, each game's ``GAME`` and ``engine/``) lie beneath everything and import no
+app; each game's Django side (``games/<key>/site.py`` and what it is made of, ``games/players/``)
+lies above every core app: it may import them, and none of them may import it (the core reaches a
+game only through ``games.registry``).
 
 Every module of the project's packages is parsed with ``ast`` (no import is run), and every import
 in it, at the top, inside a function, under ``if TYPE_CHECKING:``, relative or absolute, is checked:
@@ -35,6 +41,29 @@ LAYERS = {
     "api": 7,
 }
 
+#: The games' Django sides: above every core app (tests/games/test_protocol_boundary.py keeps the
+#: core from naming them otherwise).
+GAME_SIDES_LAYER = 8
+GAME_SIDE_MODULES = ("games.players", "games.allstars.site", "games.ninjutsu.site", "games.kage_masters.site")
+
+
+def is_game_side(module: str) -> bool:
+    """A module of a game's Django side (a ``site`` module of a game's package, or games.players)."""
+    parts = module.split(".")
+    return any(module == m or module.startswith(m + ".") for m in GAME_SIDE_MODULES) or (
+        len(parts) >= 3 and parts[0] == "games" and parts[2] == "site"
+    )
+
+
+def layer_of(module: str) -> int | None:
+    """The layer of a project module (None: the standard library, Django, other libraries)."""
+    top = module.split(".")[0]
+    if top not in LAYERS:
+        return None
+    if top == "games" and is_game_side(module):
+        return GAME_SIDES_LAYER
+    return LAYERS[top]
+
 
 def _modules(package: str):
     for path in sorted((ROOT / package).rglob("*.py")):
@@ -66,19 +95,30 @@ def imported_packages(path: Path) -> list[tuple[int, str]]:
                 target = ".".join([*base, node.module] if node.module else base)
             else:
                 target = node.module or ""
-            found.append((node.lineno, target))
+            # ``from games.ninjutsu import site``: the name imported is the module that counts.
+            sides = [f"{target}.{a.name}" for a in node.names if is_game_side(f"{target}.{a.name}")]
+            if sides and not is_game_side(target):
+                found.extend((node.lineno, side) for side in sides)
+            else:
+                found.append((node.lineno, target))
     return found
 
 
 def violations(package: str) -> list[str]:
     problems = []
     for path in _modules(package):
+        here = layer_of(_module_name(path))
+        side = here == GAME_SIDES_LAYER
         for line, target in imported_packages(path):
             top = target.split(".")[0]
-            if top not in LAYERS or top == package:
-                continue  # the standard library, Django, other libraries; or itself
-            if LAYERS[top] >= LAYERS[package]:
-                problems.append(f"{path.relative_to(ROOT)}:{line} imports {target} ({package} may not import {top})")
+            there = layer_of(target)
+            if there is None:
+                continue  # the standard library, Django, other libraries
+            if top == package and (side or there != GAME_SIDES_LAYER):
+                continue  # itself (a pure part of games importing a Django side is not "itself")
+            if there >= here and not (side and there == GAME_SIDES_LAYER):
+                what = f"{top}'s Django side" if there == GAME_SIDES_LAYER else top
+                problems.append(f"{path.relative_to(ROOT)}:{line} imports {target} ({package} may not import {what})")
     return problems
 
 
@@ -106,3 +146,28 @@ def test_the_check_sees_lazy_relative_and_type_checking_imports(tmp_path, monkey
         "matches.models",
     ]
     assert all("(teams may not import" in p for p in found)
+
+
+def test_a_core_app_importing_a_games_django_side_is_found(tmp_path, monkeypatch):
+    """The games' two layers: a core app may import a game's pure parts, not its Django side; the
+    pure parts import no app; the Django side imports the core apps."""
+    for pkg in ("matches", "games", "games/players", "games/ninjutsu"):
+        (tmp_path / pkg).mkdir(parents=True, exist_ok=True)
+        (tmp_path / pkg / "__init__.py").write_text("")
+    (tmp_path / "matches" / "bad.py").write_text(
+        "from games.ninjutsu import site\nfrom games.players import results\nfrom games import registry\n"
+        "from games.ninjutsu.engine import Card\n"
+    )
+    (tmp_path / "games" / "pure.py").write_text("from matches.models import Match\nfrom games import players\n")
+    (tmp_path / "games" / "players" / "side.py").write_text(
+        "from api import serializers\nfrom games.ninjutsu import engine\nfrom games.ninjutsu import site\n"
+    )
+    monkeypatch.setattr(__import__(__name__, fromlist=["ROOT"]), "ROOT", tmp_path)
+    assert [p.split(" imports ")[1] for p in violations("matches")] == [
+        "games.ninjutsu.site (matches may not import games's Django side)",
+        "games.players (matches may not import games's Django side)",
+    ]
+    assert [p.split(" imports ")[1] for p in violations("games")] == [
+        "matches.models (games may not import matches)",
+        "games.players (games may not import games's Django side)",
+    ]

@@ -17,7 +17,7 @@ GAME = GameInfo(
     # A league's table seats 3 to 5 (games.tables), though the book's game takes 2 (docs/rulings.md).
     table_sizes=(3, 5),
     # "The player with the most treasure wins" (KM l.46): a table's places score, treasure parts
-    # the level (league.models.KAGE_MASTERS_TIE_BREAKERS, as founded before issue 28).
+    # the level (as founded before issue 28: league.models.default_tie_breakers reads them).
     table="places",
     tie_breakers=("points_for", "head_to_head", "wins"),
     strength_system="plackett_luce",

@@ -50,7 +50,7 @@ def _name_taken(name: str, league: League, *, exclude_pk: int | None, thing: str
 def team_apply(*, team: Team, league: League) -> Team:
     """A team owner applies to join a league; the master accepts or refuses."""
     if team.game != league.game:
-        if league.has_team_scrolls:
+        if league.game_site.team_scrolls:
             raise ValidationError(
                 f"{team.name} is an entry in {team.get_game_display()}; {league} plays {league.get_game_display()}."
             )
@@ -91,7 +91,7 @@ def player_apply(*, user, league: League, display_name: str = "") -> Team:
     entry in a league; an entry of theirs left by a refusal or a withdrawal is used again rather than
     a new row made. The master accepts or refuses it like any application.
     """
-    if league.has_team_scrolls:
+    if league.game_site.team_scrolls:
         raise ValidationError(f"{league} plays {league.get_game_display()}: apply with one of your teams.")
     name = text.clean_name(
         (display_name or "").strip() or user.username,

@@ -70,7 +70,7 @@ def fixture_create(
         raise ValidationError("A team cannot play itself.")
     chooser, roll = "", None
     # The teams are of the league's game (team_apply, player_apply): no query to learn it.
-    if challenge is None and games.get(home.game).has_challenges:
+    if challenge is None and games.game_of(home.game).challenges:
         draw = rules_league.random_challenge(rng=rng)
         roll = {
             "first": draw.first_face.value,
@@ -143,7 +143,7 @@ def fixture_arrange(
     if season.is_finished:
         raise ValidationError("The season is over.")
     info = season.league.game_info
-    if info.plays_at_tables:
+    if season.league.game_site.tables:
         teams = list(sides) or [t for t in (home, away) if t is not None]
         fewest, most = info.table_sizes or (info.min_players, info.max_players)
         if not fewest <= len(teams) <= most:
@@ -163,7 +163,7 @@ def fixture_arrange(
     if len({t.owner_id for t in teams}) != len(teams):
         raise ValidationError("Two teams of the same player never meet.")
     rng = rng or random.Random(secrets.randbits(63))
-    if info.plays_at_tables:
+    if season.league.game_site.tables:
         with transaction.atomic():
             season = Season.objects.select_for_update().get(pk=season.pk)
             match = fixture_create(
@@ -197,7 +197,7 @@ def fixture_arrange(
 def fixture_set_challenge(*, match: Match, challenge: Challenge) -> Match:
     """Set the challenge of a fixture not yet kicked off (the chooser's pick, or the master's). A
     fixture of a game without challenges (a players' game) has none to set: refused."""
-    if match.league_id is not None and not match.league.game_info.has_challenges:
+    if match.league_id is not None and not match.league.game_site.challenges:
         raise ValidationError(f"{match.league.game_info.name} has no challenges: a game of it is played without one.")
     if match.status != Match.Status.SCHEDULED or match.kicked_off_at is not None:
         raise ValidationError("The challenge is fixed once the match has kicked off.")

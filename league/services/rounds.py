@@ -37,7 +37,7 @@ def forfeit_refusal(match: Match) -> str | None:
         return "Only a league fixture can be forfeited."
     if match.season.is_finished:
         return "The season is over."
-    if match.league.game_info.plays_at_tables:
+    if match.league.game_site.tables:
         return (
             "A table plays on without a player who does not come: record that he dropped out instead "
             "(a table left too small is replayed or dissolved)."

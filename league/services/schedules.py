@@ -58,8 +58,8 @@ def schedule_next(season: Season, kind: str) -> tuple[int, list[str]]:
         return 0, ["The season is over."]
     entries = season.entries.count()
     if kind == ScheduleRun.Kind.PLAYOFF:
-        game = season.league.game_info
-        if game.plays_at_tables:
+        game = season.league.game_site
+        if game.tables:
             # docs/leagues.md, "Season formats by game": the bracket pairs two sides a game.
             return 1, [f"A {game.name} season has no playoffs: the league table after the last round decides."]
         if season.playoff_teams < 2:
@@ -124,7 +124,7 @@ def schedule_request(
     """
     if kind not in ScheduleRun.Kind.values:
         raise ValidationError(f"Unknown schedule kind {kind!r}.")
-    if challenge is not None and not season.league.game_info.has_challenges:
+    if challenge is not None and not season.league.game_site.challenges:
         raise ValidationError({"challenge": f"{season.league.get_game_display()} has no challenges."})
     _check_dates(starts_on, deadline)
     if not 1 <= interval_days <= 365:

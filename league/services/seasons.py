@@ -26,7 +26,7 @@ def _validate_format(format: str, swiss_rounds: int | None, playoff_teams: int, 
         offered = ", ".join(Season.Format(f).label.lower() for f in Season.formats_for(game))
         why = (
             "its games are tables of several players"
-            if info.plays_at_tables
+            if games.game_of(game).tables
             else "its games are one side against another"
         )
         raise ValidationError(
@@ -41,7 +41,7 @@ def _validate_format(format: str, swiss_rounds: int | None, playoff_teams: int, 
         raise ValidationError({"swiss_rounds": "Say how many rounds of tables the season has."})
     if playoff_teams == 1:
         raise ValidationError({"playoff_teams": "A playoff needs at least two teams (0: no playoffs)."})
-    if playoff_teams and game is not None and games.get(game).plays_at_tables:
+    if playoff_teams and game is not None and games.game_of(game).tables:
         raise ValidationError(
             {
                 "playoff_teams": f"A {games.get(game).name} season has no playoffs: the league table after "

@@ -23,9 +23,8 @@ from django.utils import timezone
 
 from common import invalidation
 from common.collector import fewer_collections
-from games.registry import ALLSTARS
+from games.registry import DEFAULT, game_of
 from games.tables import MIN_SIZE, table_sizes
-from league.games import game_of
 from league.models import League, ScheduleRun, Season
 from league.services.playoffs import playoffs_advance
 from league.services.schedules import (
@@ -36,7 +35,7 @@ from league.services.schedules import (
     schedule_next,
     schedule_request,
 )
-from matches import game_simulation, hooks, services
+from matches import hooks, services
 from matches.models import REGULAR_STAGE, Match, SimulationJob
 from matches.simulation import AUTO, POLICIES, derived_seed, independent_batches, simulate_batch
 from outbox import jobs
@@ -196,11 +195,11 @@ class _Runner:
         self.done = job.runs.count()  # a retried job counts what it already played
         self.total = max(job.total, self.done)
         # The game's batch simulator: All-Stars' rules engine, or a players' game's strength model
-        # (which reads the players' ratings once for the job: matches.game_simulation.SeasonRatings).
-        game = game_of(job.league.game if job.league_id else ALLSTARS)
+        # (which reads the players' ratings once for the job: its Game's ``simulation_context``).
+        game = game_of(job.league.game if job.league_id else DEFAULT)
         self.game_batch = None  # All-Stars: this module's simulate_batch (the game's), looked up when called
-        if not game.has_team_scrolls:
-            self.game_batch = partial(game.simulate_batch, ratings=game_simulation.SeasonRatings())
+        if not game.team_scrolls:
+            self.game_batch = partial(game.simulate_batch, **game.simulation_context())
 
     def report(self, total: int | None = None) -> None:
         """Send the progress to the task; a new total is also written to the job row (``done``

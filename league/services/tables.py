@@ -1,6 +1,6 @@
 """Tables as a club runs them (issue 28, part 4): a player who drops out of a table, and the master
 moving players between the tables of a round before it starts (docs/leagues.md, "Kage tables as a
-club runs them"). For a game played at tables (``GameInfo.plays_at_tables``: Kage Masters); the
+club runs them"). For a game played at tables (``Game.tables``: Kage Masters); the
 scoring is the game's pure engine's (``games.kage_masters.engine.table_points``), applied when the
 table's result is confirmed (``matches.services._apply_game_result``).
 """
@@ -56,7 +56,7 @@ def dropout_refusal(match: Match) -> str | None:
     game played at tables, in a season still running, with no result entered."""
     if match.season_id is None:
         return "Only a league table's drop-out is recorded."
-    if not match.league.game_info.plays_at_tables:
+    if not match.league.game_site.tables:
         return f"{match.league.game_info.name} is not played at tables: record a forfeit instead."
     if match.season.is_finished:
         return "The season is over."
@@ -194,7 +194,7 @@ def seating_refusal(season: Season, round_number: int, tables: Sequence[Match] |
     """Why the tables of this round cannot be re-seated (None when they can): a season of tables
     still running, the round drawn, and no table of it played or with a result entered.
     ``tables``: the round's (:func:`round_tables`), when the caller has them."""
-    if not season.league.game_info.plays_at_tables:
+    if not season.league.game_site.tables:
         return f"{season.league.game_info.name} is not played at tables."
     if season.is_finished:
         return "The season is over."

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from django import template
 
-from matches import game_results
+from games import registry
 
 register = template.Library()
 
@@ -27,7 +27,12 @@ def _line_record(match) -> dict | None:
         return match.submitted_record if isinstance(match.submitted_record, dict) else None
     if getattr(match, "record_game", None) is None:
         return None
-    return {"game": match.record_game, "winner": match.record_winner, "ending": match.record_ending}
+    # every registered game's keys were annotated: a key this record does not have reads None
+    return {
+        key.removeprefix("record_"): value
+        for key, value in vars(match).items()
+        if key.startswith("record_") and value is not None
+    }
 
 
 @register.filter
@@ -36,7 +41,11 @@ def result_line(match) -> str:
     prefetched in slot order, no query."""
     if match.status not in ("confirmed", "submitted"):
         return ""
-    return game_results.result_line(_line_record(match), [side.team.name for side in match.sides.all()])
+    record = _line_record(match)
+    game = registry.sites().get(record.get("game")) if isinstance(record, dict) else None
+    if game is None:
+        return ""
+    return game.result_line(record, [side.team.name for side in match.sides.all()])
 
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
@@ -63,9 +72,8 @@ def places_of(sides) -> list[tuple]:
 @register.filter
 def dropout_lines(match, season) -> list[str]:
     """A table's players who dropped out, as its line reads them ("Botan dropped out: last place"),
-    under the season's house rule ``kage_dropout``: sides prefetched, no query."""
-    return [
-        game_results.dropout_line(side.team.name, side.dropped_out, season.kage_dropout)
-        for side in match.sides.all()
-        if side.dropped_out
-    ]
+    under the season's rules (``Game.dropout_line``): sides prefetched, no query."""
+    line = registry.game_of(season.league.game).dropout_line
+    if line is None:
+        return []
+    return [line(side.team.name, side.dropped_out, season) for side in match.sides.all() if side.dropped_out]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django import template
 from django.urls import reverse
 
+from games import registry as games
 from league.models import Season
 from league.services import simulations as simulation
 from league.simulation_forms import SimulateForm
@@ -18,19 +19,25 @@ from teams.permissions import is_league_master
 register = template.Library()
 
 
+def _panel(league):
+    """The simulate panel's words: the league's game's (games.protocol.SimulatePanel); a friendly
+    outside any league is the default game's."""
+    return (league.game_site if league is not None else games.game_of(games.DEFAULT)).simulate_panel
+
+
 @register.inclusion_tag("league/includes/_simulate_fixture.html", takes_context=True)
 def simulate_fixture_panel(context, match: Match) -> dict:
     """The simulate button (the master, a scheduled fixture) or, for a simulated match, how the
     simulator played it (seed, policy, dice summary, the log)."""
     if match.simulated:
         run = SimulationRun.objects.filter(match=match).first()
-        return {"show": False, "run": run, "scrolls": match.league is None or match.league.has_team_scrolls}
+        return {"show": False, "run": run, "scrolls": match.league is None or match.league.game_site.team_scrolls}
     user = context["request"].user
     if match.status != Match.Status.SCHEDULED or not services.is_master_of(user, match):
         return {"show": False}
     if match.league_id is not None and (unavailable := simulation.simulation_unavailable(match.league)):
         return {"show": True, "unavailable": unavailable}
-    scrolls = match.league is None or match.league.has_team_scrolls
+    scrolls = match.league is None or match.league.game_site.team_scrolls
     form = SimulateForm(
         label="Simulate this fixture",
         action=reverse("simulation:simulate", kwargs={"pk": match.pk}),
@@ -41,6 +48,7 @@ def simulate_fixture_panel(context, match: Match) -> dict:
         "show": True,
         "form": form,
         "scrolls": scrolls,
+        "panel": _panel(match.league),
         "job": match.simulation_jobs.filter(status__in=simulation.OPEN).first(),
     }
 
@@ -53,7 +61,7 @@ def simulate_season_panel(context, season: Season) -> dict:
     if unavailable := simulation.simulation_unavailable(season.league):
         return {"show": True, "unavailable": unavailable}
     kwargs = {"slug": season.league.slug, "number": season.number}
-    scrolls = season.league.has_team_scrolls
+    scrolls = season.league.game_site.team_scrolls
     current = simulation.next_round(season)
     weekly = simulation.default_weekly_rounds(season) if season.format == Season.Format.RANDOM_WEEKLY else None
     round_label = "Simulate this round"
@@ -65,6 +73,7 @@ def simulate_season_panel(context, season: Season) -> dict:
             round_label = f"Simulate {'round ' + str(number) if number else 'the arranged fixtures'}"
     return {
         "show": True,
+        "panel": _panel(season.league),
         "current": current,
         "round_form": SimulateForm(
             label=round_label,

@@ -116,7 +116,10 @@ def test_the_api_shows_the_game(client, django_assert_max_num_queries):
 
 
 def test_each_game_has_its_interface_and_all_stars_wraps_what_exists():
-    from league.games import GAMES, game_of
+    from games.registry import game_of
+    from games.registry import sites as _sites
+
+    GAMES = _sites()
     from league.readmodel import side_points
     from matches.forms import ResultForm
     from matches.services import validate_record
@@ -134,8 +137,8 @@ def test_each_game_has_its_interface_and_all_stars_wraps_what_exists():
     assert allstars.can_enter_results and allstars.can_simulate and allstars.has_team_scrolls
     season = make_season(0, points_win=4)
     assert allstars.season_points(season, "win") == 4
-    from matches.game_forms import NinjutsuResultForm
-    from matches.game_results import check
+    from games.players.forms import NinjutsuResultForm
+    from games.players.results import check
 
     ninjutsu = game_of(games.NINJUTSU)
     assert (ninjutsu.result_form, ninjutsu.validate_result) == (NinjutsuResultForm, check)
@@ -145,7 +148,7 @@ def test_each_game_has_its_interface_and_all_stars_wraps_what_exists():
         assert game.info is games.get(key) and not game.has_team_scrolls
         assert game.statistics is not None  # stats.games, registered by StatsConfig.ready()
         assert game.season_points(season, "win") == 4
-    from matches.game_forms import KageMastersResultForm
+    from games.players.forms import KageMastersResultForm
 
     kage = game_of(games.KAGE_MASTERS)  # its table results since issue 17, part 3
     assert (kage.result_form, kage.validate_result) == (KageMastersResultForm, check) and kage.can_enter_results

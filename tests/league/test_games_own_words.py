@@ -10,9 +10,9 @@ import pytest
 from django.urls import reverse
 
 from games import registry as games
+from games.players import simulation as game_simulation
 from league import services
 from league.models import ScheduleRun, Season
-from matches import game_simulation
 from matches.models import Match
 from tests.factories import LeagueFactory, UserFactory
 from tests.league.helpers import generate

@@ -13,9 +13,9 @@ from django.core.exceptions import ValidationError
 from django.urls import reverse
 
 from games.kage_masters import engine as kage
+from games.players import simulation as game_simulation
 from league import selectors, services
 from league.models import ScheduleRun, Season
-from matches import game_simulation
 from matches import services as match_services
 from matches.models import Match, MatchTeam
 from stats.ratings import ratings_recompute

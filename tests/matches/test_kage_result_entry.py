@@ -13,11 +13,11 @@ from django.test import Client
 from django.urls import reverse
 
 from games import registry as games
+from games.players.forms import KageMastersResultForm
 from league import services as league_services
 from league.models import Season
 from league.selectors import league_table
 from matches import services
-from matches.game_forms import KageMastersResultForm
 from matches.models import Match, MatchTeam
 from tests.factories import LeagueFactory, UserFactory
 

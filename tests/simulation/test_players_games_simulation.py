@@ -12,11 +12,12 @@ from django.db.models import Count
 from django.urls import reverse
 
 from games import registry as games
-from league.games import game_of
+from games.players import results as game_results
+from games.players import simulation as game_simulation
+from games.registry import game_of
 from league.models import ScheduleRun, Season
 from league.selectors import league_table
 from league.services import simulations as simulation
-from matches import game_results, game_simulation
 from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
 from ratings import glicko2, multiplayer
 from tests.league.helpers import generate

@@ -12,10 +12,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import registry as games
-from league.games import game_of
+from games.players import statistics as game_stats
+from games.registry import game_of
 from matches.models import Match, MatchTeam
 from matches.services import match_create
-from stats import games as game_stats
 from tests.simulation.players import players, players_season
 
 pytestmark = pytest.mark.django_db

@@ -42,7 +42,9 @@ from common import invalidation
 from games import registry
 from games.kage_masters import engine as kage
 from games.ninjutsu import engine as ninjutsu
-from matches import game_records, game_results, services
+from games.players import records as game_records
+from games.players import results as game_results
+from matches import services
 from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
 from ratings import glicko2, multiplayer
 from teams.models import StrengthRating

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches import game_results
+from games.players import results as game_results
 
 
 def applied_record(submitted: Any, counter: Any = None, settlement: str = "") -> dict[str, Any] | None:

@@ -12,7 +12,7 @@ from common.text import SingleLineFormField
 from games.kage_masters.engine import KAGE_MASTERS, MAX_PLAYERS
 from games.ninjutsu.engine import MAX_SHURIKEN, Card, Ending
 from games.ninjutsu.engine.results import ACTION_CARDS
-from matches import game_results
+from games.players import results as game_results
 
 CARD_LABELS = {
     Card.NONE: "None",

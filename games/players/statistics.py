@@ -21,8 +21,9 @@ from typing import Any
 from games import registry
 from games.kage_masters import engine as kage
 from games.ninjutsu import engine as ninjutsu
+from games.players import records as game_records
+from games.players import results as game_results
 from league.models import League, Season
-from matches import game_records, game_results
 from matches.models import Match
 
 NINJUTSU, KAGE_MASTERS = registry.NINJUTSU, registry.KAGE_MASTERS

@@ -1,0 +1,35 @@
+"""Kage Masters' Django side: its :class:`games.protocol.Game` (registered from MOONLIGHT_GAMES).
+The code is the players' games' shared modules (games.players), read for this game."""
+
+from __future__ import annotations
+
+from games import kage_masters
+from games.players import api, forms, newsletter, results, simulation, sites, statistics
+from games.protocol import Game, SimulatePanel
+from league.models import HouseRules
+from league.readmodel import side_points
+
+GAME_SITE = Game(
+    info=kage_masters.GAME,
+    tables=True,
+    result_form=forms.KageMastersResultForm,
+    bind_result_form=sites.bind_result_form,
+    validate_result=results.check,
+    side_results=results.side_results,
+    result_line=results.result_line,
+    result_summary=results.summary,
+    result_table=results.kage_table,
+    dropout_line=lambda name, when, season: results.dropout_line(name, when, season.kage_dropout),
+    api_result_input=api.KageResultInput,
+    points=side_points,
+    house_rule_fields=HouseRules.KAGE_MASTERS_ONLY_FIELDS,
+    league_rules_template="games/kage_masters/_league_rules.html",
+    season_rules_template="games/kage_masters/_season_rules.html",
+    simulator=simulation.simulate_match,
+    simulate_batch=simulation.simulate_batch,
+    simulation_context=sites.simulation_context,
+    simulate_panel=SimulatePanel(sites.STRENGTH_PANEL_MATCH, sites.STRENGTH_PANEL_SEASON),
+    statistics=statistics.kage_statistics,
+    statistics_template="games/kage_masters/_statistics.html",
+    newsletter_report=newsletter.kage_report,
+)

@@ -1,0 +1,33 @@
+"""Ninjutsu's Django side: its :class:`games.protocol.Game` (registered from MOONLIGHT_GAMES).
+The code is the players' games' shared modules (games.players), read for this game."""
+
+from __future__ import annotations
+
+from games import ninjutsu
+from games.players import api, forms, newsletter, results, simulation, sites, statistics
+from games.protocol import Game, SimulatePanel
+from league.models import HouseRules
+from league.readmodel import side_points
+
+GAME_SITE = Game(
+    info=ninjutsu.GAME,
+    result_form=forms.NinjutsuResultForm,
+    bind_result_form=sites.bind_result_form,
+    validate_result=results.check,
+    side_results=results.side_results,
+    result_line=results.result_line,
+    result_line_keys=("winner", "ending"),
+    result_summary=results.summary,
+    api_result_input=api.NinjutsuResultInput,
+    points=side_points,
+    house_rule_fields=HouseRules.NINJUTSU_ONLY_FIELDS,
+    league_rules_template="games/ninjutsu/_league_rules.html",
+    season_rules_template="games/ninjutsu/_season_rules.html",
+    simulator=simulation.simulate_match,
+    simulate_batch=simulation.simulate_batch,
+    simulation_context=sites.simulation_context,
+    simulate_panel=SimulatePanel(sites.STRENGTH_PANEL_MATCH, sites.STRENGTH_PANEL_SEASON),
+    statistics=statistics.ninjutsu_statistics,
+    statistics_template="games/ninjutsu/_statistics.html",
+    newsletter_report=newsletter.ninjutsu_report,
+)

@@ -1,0 +1,182 @@
+"""The one interface between the core and a game (issue 28, part 1): standard library only.
+
+The core apps (league, matches, teams, stats, newsletters, notifications, api) never name a game's
+key or test one of its features directly: they ask the league's :class:`Game` (``game_of(league)``
+in ``games.registry``, ``league.game_site`` on a model) what to do. Each game's package builds one
+``Game`` in its Django side (``games/<key>/site.py``) and the registry takes it at start-up from
+the ``MOONLIGHT_GAMES`` setting (``games.apps.GamesConfig.ready``); a test may register one more
+(``games.registry.register``). docs/architecture.md, "A game is one package", lists the hooks.
+
+Why a frozen dataclass of hooks and not a class to subclass: a game gives functions, most of them
+the module-level functions its package already has, and the defaults below are what a game without
+the feature does (no statistics, no simulator, nothing extra on a result's line). The hooks are
+typed ``Callable[..., Any]`` because their arguments are Django objects (matches, seasons, forms)
+this module, beneath every app, may not import; the docstring of each says what it takes.
+
+A game whose entrants are All-Stars team scrolls (rosters, treasuries, the post-game sequence of
+``matches.services``) says so with :attr:`Game.team_scrolls`: that difference is the core's own
+(the teams app is All-Stars' Django side), so it is one of the few *features* the protocol names;
+everything else the core varies is a hook or a value of the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.base import GameInfo
+
+#: What a side's result is once confirmed: outcome ("win", "draw", "loss"), points (the table's
+#: "for": a margin, a treasure) and the league points its game gave it (None: its outcome's under
+#: the house rules).
+SideResult = tuple[str, int, int | None]
+
+
+def _no_line(_record: Any, _names: Sequence[str]) -> str:
+    return ""
+
+
+def _no_lines(*_args: Any, **_kwargs: Any) -> list:
+    return []
+
+
+@dataclass(frozen=True)
+class SimulatePanel:
+    """The simulate panel's wording on a season's page and a fixture (a game's own words)."""
+
+    #: What one simulated fixture plays, shown under the button ("the strength model draws ...").
+    match_help: str
+    #: What simulating the rest of a season does, shown beside the season's buttons.
+    season_help: str
+    #: The policy choices of an All-Stars simulation (rosters, upkeep, advancement rolls) apply.
+    policies: bool = False
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything the core asks of a game. Only ``info`` is required; a hook left at its default
+    is a feature the game does not have (the page that would use it says so)."""
+
+    #: Its plain description: key, name, players per match, entrant words, table kind, tie-breaks.
+    info: GameInfo
+
+    # --- features the core's own structure depends on --------------------------------------------
+    #: Entrants are team scrolls (clan, roster, treasury, post-game sequence: All-Stars), else players.
+    team_scrolls: bool = False
+    #: Each fixture is played under a challenge rolled when it is scheduled (All-Stars).
+    challenges: bool = False
+    #: A season is scheduled as tables of several players (games.tables), not pairings.
+    tables: bool = False
+
+    # --- results -----------------------------------------------------------------------------------
+    #: The form class a side fills to enter a result (``None``: no result entry on the site yet).
+    result_form: Any = None
+    #: ``bind_result_form(match, data=None, *, rules) -> form``: the bound form of a match (its
+    #: sides' names, the season's rules); ``form.record`` once valid. Unset: ``result_form(data)``.
+    bind_result_form: Callable[..., Any] | None = None
+    #: The check a submitted result must pass (All-Stars: ``matches.services.validate_record``; a
+    #: players' game: ``(record, *, time_limit, slots, game)`` raising ValidationError).
+    validate_result: Callable[..., None] | None = None
+    #: ``side_results(record, rules) -> {slot: SideResult}``: what a confirmed record writes on the
+    #: sides of a players' game (All-Stars runs its post-game sequence instead).
+    side_results: Callable[..., Mapping[int, SideResult]] | None = None
+    #: ``result_line(record, names) -> str``: a result as one line of a list ("" when none).
+    result_line: Callable[[Any, Sequence[str]], str] = _no_line
+    #: The record's keys ``result_line`` reads (a fixture list annotates only these, the record
+    #: itself deferred); "game" is always read.
+    result_line_keys: tuple[str, ...] = ()
+    #: ``result_summary(record, names, rules) -> [(label, value)]``: the match page's lines.
+    result_summary: Callable[..., list[tuple[str, str]]] = _no_lines
+    #: ``result_table(record, names, rules) -> [row]``: a table's result by place (Kage), else [].
+    result_table: Callable[..., list] = _no_lines
+    #: ``dropout_line(name, when, season) -> str``: how a list reads a player who dropped out of a
+    #: table ("Botan dropped out: last place"), under the season's rules; None: no drop-outs.
+    dropout_line: Callable[[str, str, Any], str] | None = None
+    #: The API's input serializer class for a record (``api.serializers`` builds on it).
+    api_result_input: Any = None
+    #: ``points(season, outcome, *, forfeited=False) -> int``: a side's league points for an outcome
+    #: under a season's frozen house rules (league.readmodel.side_points for every game today).
+    points: Callable[..., int] | None = None
+
+    # --- house rules -------------------------------------------------------------------------------
+    #: The house-rule fields only this game has (a league of another game neither shows nor asks
+    #: for them).
+    house_rule_fields: tuple[str, ...] = ()
+    #: Its own house rules as the league page lists them (a template of ``<dt>``/``<dd>`` pairs
+    #: reading ``league``) and as a clause of a season's frozen rules (reading ``season``, starting
+    #: "; "); "" when it has none.
+    league_rules_template: Any = ""
+    season_rules_template: Any = ""
+
+    # --- simulation, statistics, newsletters ------------------------------------------------------
+    #: ``simulator(*, match, seed, actor, policy, job)``: one fixture (a SimulationRun or None).
+    simulator: Callable[..., Any] | None = None
+    #: ``simulate_batch(matches, *, seeds, actor, policy, job, **context)``: a round's fixtures.
+    simulate_batch: Callable[..., Any] | None = None
+    #: ``simulation_context() -> dict``: keyword arguments a job passes to every ``simulate_batch``
+    #: (what it keeps from batch to batch, such as the ratings it read once); {} by default.
+    simulation_context: Callable[[], dict] = dict
+    #: The simulate panels' words (league.templatetags.simulation_tags); None: no words beyond the form.
+    simulate_panel: SimulatePanel | None = None
+    #: ``statistics(*, league, season=None, records=None)``: the game's own figures (an object with
+    #: ``empty`` and ``facts()``), shown on the leaderboards through ``statistics_template``.
+    statistics: Callable[..., Any] | None = None
+    #: A template's name, or a template object (anything ``{% include %}`` takes), given ``stats``.
+    statistics_template: Any = ""
+    #: ``newsletter_report(match, sides, record) -> (headline, text, facts)``: a result's report.
+    newsletter_report: Callable[..., tuple[str, str, list]] | None = None
+
+    @property
+    def key(self) -> str:
+        return self.info.key
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def min_players(self) -> int:
+        return self.info.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.info.max_players
+
+    @property
+    def players(self) -> bool:
+        """Entrants are players (not team scrolls): the players' games' pages and services."""
+        return not self.team_scrolls
+
+    @property
+    def has_team_scrolls(self) -> bool:
+        """The same as :attr:`team_scrolls` (the interface's name before the protocol)."""
+        return self.team_scrolls
+
+    @property
+    def can_enter_results(self) -> bool:
+        """A result can be entered on the site (its form and its check exist)."""
+        return self.result_form is not None and self.validate_result is not None
+
+    @property
+    def can_simulate(self) -> bool:
+        return self.simulator is not None and self.simulate_batch is not None
+
+    def season_points(self, season: Any, outcome: str, *, forfeited: bool = False) -> int:
+        if self.points is None:
+            raise LookupError(f"{self.name} gives no league points.")
+        return self.points(season, outcome, forfeited=forfeited)
+
+    def bound_result_form(self, match: Any, data: Any = None, *, rules: Any = None) -> Any:
+        if self.bind_result_form is not None:
+            return self.bind_result_form(match, data, rules=rules)
+        return self.result_form(data)
+
+    @property
+    def table_kind(self) -> str:
+        """How its league table reads: "score", "wins" or "places" (GameInfo.table)."""
+        return self.info.table
+
+    @property
+    def template_dir(self) -> str:
+        return f"games/{self.key}"
