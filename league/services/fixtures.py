@@ -163,31 +163,12 @@ def fixture_arrange(
     if len({t.owner_id for t in teams}) != len(teams):
         raise ValidationError("Two teams of the same player never meet.")
     rng = rng or random.Random(secrets.randbits(63))
-    if season.league.game_site.tables:
-        with transaction.atomic():
-            season = Season.objects.select_for_update().get(pk=season.pk)
-            match = fixture_create(
-                season=season,
-                round_number=None,
-                sides=teams,
-                rng=rng,
-                pairing_reason="arranged by the players",
-                date=date,
-            )
-            mark_running(season)
-            hooks.fixtures_created([match])
-        return match
+    # A table seats its sides; a two-sided game has a home and an away side, and its challenge.
+    seats = {"sides": teams} if season.league.game_site.tables else {"home": home, "away": away, "challenge": challenge}
     with transaction.atomic():
         season = Season.objects.select_for_update().get(pk=season.pk)
         match = fixture_create(
-            season=season,
-            round_number=None,
-            home=home,
-            away=away,
-            challenge=challenge,
-            rng=rng,
-            pairing_reason="arranged by the players",
-            date=date,
+            season=season, round_number=None, rng=rng, pairing_reason="arranged by the players", date=date, **seats
         )
         mark_running(season)
         hooks.fixtures_created([match])
