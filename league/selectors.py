@@ -5,7 +5,7 @@ round, next fixtures, the playoff bracket. Every function runs a fixed number of
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from django.db.models import Case, Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When, Window
@@ -412,49 +412,74 @@ class NextFixture:
     opponents: str
 
 
-def next_fixtures(season: Season) -> dict[int, NextFixture]:
-    """Each team's next fixture to play, in two queries whatever the length of the season.
+#: The order of a season's fixtures (regular rounds before the playoffs, "playoff-1" before
+#: "playoff-10", rounds, dates, then ids), as the index ``match_fixture_order_idx`` keeps it.
+def _fixture_order_by(prefix: str = "") -> list:
+    return [
+        Length(f"{prefix}stage").asc(),
+        F(f"{prefix}stage").asc(),
+        Coalesce(f"{prefix}round_number", Value(0)).asc(),
+        F(f"{prefix}date").asc(nulls_last=True),
+        F(f"{prefix}id").asc(),
+    ]
 
-    A window (ROW_NUMBER partitioned by team, in :func:`_fixture_order`'s order; ``LENGTH(stage)``
-    then ``stage`` puts "" before "playoff-1" before "playoff-10") picks each team's first
-    scheduled side inside the database, so only those sides are read (at most one per team), then
-    the names of the sides of those fixtures: plain values, no match or team objects (issue 29,
-    part 2: the table's next-fixture column was most of its cold render).
+
+def next_fixtures(season: Season, teams: Collection[int] | None = None) -> dict[int, NextFixture]:
+    """Each team's next fixture to play (of ``teams``, the season's entrants when None: one query
+    more), in one query in a season under way, three at most.
+
+    The season's scheduled fixtures are read in their order (``_fixture_order_by``) over the index
+    that keeps it, as far as one fixture an entrant: a round robin's next round or two, so every
+    entrant that still has a fixture usually meets its next one there, and a team's first fixture
+    in that prefix is its first of all. Only the entrants it does not reach (a team with no fixture
+    left, or one that played ahead) are looked for further, by a window partitioned by team over
+    their own scheduled sides. Plain values, no match or team objects (issue 29, part 2: the
+    table's next-fixture column was most of its cold render, and a window over every scheduled
+    side of a 256-team season cost 60 ms in the database alone).
     """
-    firsts = list(
-        MatchTeam.objects.filter(match__season=season, match__status=Match.Status.SCHEDULED)
-        .annotate(
-            row=Window(
-                RowNumber(),
-                partition_by=[F("team_id")],
-                order_by=[
-                    Length("match__stage").asc(),
-                    F("match__stage").asc(),
-                    Coalesce("match__round_number", Value(0)).asc(),
-                    F("match__date").asc(nulls_last=True),
-                    F("match_id").asc(),
-                ],
-            )
-        )
-        .filter(row=1)
-        .values_list("team_id", "match_id", "match__round_number")
-    )
-    if not firsts:
+    if teams is None:
+        teams = SeasonEntry.objects.filter(season=season).values_list("team_id", flat=True)
+    entrants = set(teams)
+    if not entrants:
         return {}
+    scheduled = Match.objects.filter(season=season, status=Match.Status.SCHEDULED)
+    prefix = scheduled.order_by(*_fixture_order_by()).values("id")[: len(entrants)]
+    rounds: dict[int, int | None] = {}
     seats: dict[int, list[tuple[int, str]]] = {}
-    for match_id, team_id, name in (
-        MatchTeam.objects.filter(match_id__in={match_id for _, match_id, _ in firsts})
-        .order_by("match_id", "slot")
-        .values_list("match_id", "team_id", "team__name")
+    firsts: dict[int, int] = {}
+    for match_id, round_number, team_id, name in (
+        MatchTeam.objects.filter(match_id__in=Subquery(prefix))
+        .order_by(*_fixture_order_by("match__"), "slot")
+        .values_list("match_id", "match__round_number", "team_id", "team__name")
     ):
+        rounds[match_id] = round_number
         seats.setdefault(match_id, []).append((team_id, name))
+        firsts.setdefault(team_id, match_id)
+    missing = entrants - firsts.keys()
+    if missing and len(rounds) == len(entrants):  # the prefix was full: the rest are further on
+        beyond = list(
+            MatchTeam.objects.filter(match__in=scheduled, team_id__in=missing)
+            .annotate(row=Window(RowNumber(), partition_by=[F("team_id")], order_by=_fixture_order_by("match__")))
+            .filter(row=1)
+            .values_list("team_id", "match_id", "match__round_number")
+        )
+        for team_id, match_id, round_number in beyond:
+            firsts[team_id] = match_id
+            rounds[match_id] = round_number
+        for match_id, team_id, name in (
+            MatchTeam.objects.filter(match_id__in={m for _, m, _ in beyond} - seats.keys())
+            .order_by("match_id", "slot")
+            .values_list("match_id", "team_id", "team__name")
+        ):
+            seats.setdefault(match_id, []).append((team_id, name))
     return {
         team_id: NextFixture(
             pk=match_id,
-            round_number=round_number,
+            round_number=rounds[match_id],
             opponents=_names([name for other, name in seats.get(match_id, []) if other != team_id]),
         )
-        for team_id, match_id, round_number in firsts
+        for team_id, match_id in firsts.items()
+        if team_id in entrants
     }
 
 

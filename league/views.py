@@ -454,8 +454,9 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 def _table_html(season: Season) -> str:
     """The running season's table with each team's next fixture (the same for every reader)."""
-    nexts = selectors.next_fixtures(season)
-    rows = [(row, nexts.get(row.team.pk)) for row in selectors.league_table(season)]
+    table = selectors.league_table(season)
+    nexts = selectors.next_fixtures(season, [row.team.pk for row in table])
+    rows = [(row, nexts.get(row.team.pk)) for row in table]
     game = season.league.game_info
     context = {
         "rows": rows,

@@ -11,6 +11,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.db.models.functions import Coalesce, Length
 from django.urls import reverse
 
 from outbox.models import RecoverableJob
@@ -173,6 +174,18 @@ class Match(models.Model):
             # counted games, finishing a season), and a team's played games by status.
             models.Index(fields=["season", "status"], name="match_season_status_idx"),
             models.Index(fields=["status", "sequence_applied_at"], name="match_status_applied_idx"),
+            # A season's scheduled fixtures in their order (league.selectors.next_fixtures reads a
+            # prefix of it: the league table's next-fixture column, issue 29 part 2).
+            models.Index(
+                models.F("season"),
+                models.F("status"),
+                Length("stage"),
+                models.F("stage"),
+                Coalesce("round_number", models.Value(0)),
+                models.F("date"),
+                models.F("id"),
+                name="match_fixture_order_idx",
+            ),
         ]
 
     def __str__(self) -> str:
