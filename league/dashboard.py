@@ -323,6 +323,7 @@ class RoundProgress(RoundNaming):
     not_started: int = 0  # not kicked off, not overdue
     starts_on: dt.date | None = None
     deadline: dt.date | None = None
+    folded = False  # one round (RoundsFolded: several)
 
     @property
     def total(self) -> int:
@@ -431,11 +432,77 @@ class Desk:
     @property
     def totals(self) -> RoundProgress:
         """The whole season's counts (every round added up)."""
-        total = RoundProgress(stage="", round_number=None)
-        for r in self.rounds:
-            for name in ("played", "waiting", "disputed", "overdue", "in_play", "not_started"):
-                setattr(total, name, getattr(total, name) + getattr(r, name))
-        return total
+        return added_up(self.rounds, RoundProgress(stage="", round_number=None))
+
+    @property
+    def round_rows(self) -> list[RoundProgress | RoundsFolded]:
+        """The rounds table's rows: the rounds around the current one and every round with a
+        result to see to, the others folded into one row a run (a 256-team round robin has 255
+        rounds: the desk showed them all)."""
+        return fold_rounds(self.rounds, self.current)
+
+
+#: The rounds the desk shows before and after the current one; at most this many more rounds
+#: with something to see to (waiting, disputed, overdue, in play) are shown outside that window.
+ROUNDS_BEFORE, ROUNDS_AFTER, ROUNDS_NEEDING = 1, 3, 8
+COUNTS = ("played", "waiting", "disputed", "overdue", "in_play", "not_started")
+
+
+def added_up(rounds: Iterable[RoundProgress], into: RoundProgress) -> RoundProgress:
+    for r in rounds:
+        for name in COUNTS:
+            setattr(into, name, getattr(into, name) + getattr(r, name))
+    return into
+
+
+@dataclass
+class RoundsFolded(RoundProgress):
+    """Several rounds in a row on one row of the desk, their counts added up."""
+
+    first: str = ""
+    last: str = ""
+    rounds: int = 0
+    folded = True
+
+    @property
+    def title(self) -> str:
+        return f"{self.first} to {self.last.lower()} ({self.rounds} rounds)" if self.rounds > 1 else self.first
+
+
+def fold_rounds(rounds: list[RoundProgress], current: RoundProgress | None) -> list:
+    """``rounds`` with the runs of those not shown folded (:attr:`Desk.round_rows`)."""
+    at = rounds.index(current) if current in rounds else 0
+    needing = [i for i, r in enumerate(rounds) if r.waiting or r.disputed or r.overdue or r.in_play]
+    shown = set(range(at - ROUNDS_BEFORE, at + ROUNDS_AFTER + 1)) | set(needing[:ROUNDS_NEEDING])
+    rows: list = []
+    run: list[RoundProgress] = []
+
+    def fold() -> None:
+        if len(run) == 1:
+            rows.append(run[0])
+        elif run:
+            rows.append(
+                added_up(
+                    run,
+                    RoundsFolded(
+                        stage=run[0].stage,  # its link: the first of them on the fixtures page
+                        round_number=run[0].round_number,
+                        first=run[0].title,
+                        last=run[-1].title,
+                        rounds=len(run),
+                    ),
+                )
+            )
+        run.clear()
+
+    for i, r in enumerate(rounds):
+        if i in shown:
+            fold()
+            rows.append(r)
+        else:
+            run.append(r)
+    fold()
+    return rows
 
 
 def desk_matches(season: Season, *, today: dt.date, limit: int = LIMIT) -> dict[str, Bounded[Match]]:

@@ -21,7 +21,7 @@ from matches.models import Match
 from teams.models import AdvancementRoll, Ninja
 from tests.factories import UserFactory
 from tests.league.dashboard_world import DashWorld, large_world, small_world
-from tests.league.helpers import make_season, play, play_round
+from tests.league.helpers import generate, make_season, play, play_round
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -244,3 +244,40 @@ def test_queries_are_the_same_in_a_small_and_a_large_world(client):
         with CaptureQueriesContext(connection) as queries:
             dashboard.season_progress(world.season)
         assert len(queries.captured_queries) == 2
+
+
+# --- a long season: the rounds around the current one, the rest folded ------------------------------
+
+
+def test_a_long_seasons_desk_folds_the_rounds_far_from_the_current_one(client):
+    season = make_season(12, format=Season.Format.ROUND_ROBIN)  # 11 rounds of 6 fixtures
+    generate(season, "round_robin")
+    for r in range(1, 6):
+        play_round(season, r)
+    # Round 9 has a result waiting for confirmation: shown, though far ahead.
+    waiting = Match.objects.filter(season=season, round_number=9).first()
+    play(waiting, 2, 1, status=Match.Status.SUBMITTED)
+    desk = dashboard.master_desk(season)
+    assert desk.current.round_number == 6
+    rows = desk.round_rows
+    titles = [r.title for r in rows]
+    assert titles == [
+        "Round 1 to round 4 (4 rounds)",
+        "Round 5",
+        "Round 6",
+        "Round 7",
+        "Round 8",
+        "Round 9",
+        "Round 10 to round 11 (2 rounds)",
+    ]
+    folded = rows[0]
+    assert folded.folded and folded.played == 24 and folded.total == 24 and folded.anchor == "round-1"
+    assert rows[-1].not_started == 12 and rows[5].waiting == 1
+    # Nothing is lost: the rows add up to the season.
+    assert sum(r.total for r in rows) == desk.totals.total == 66
+    assert sum(r.played for r in rows) == desk.totals.played == 30
+
+    client.force_login(season.league.master)
+    html = client.get(desk_url(season)).content.decode()
+    assert html.count('data-testid="desk-rounds-folded"') == 2
+    assert "Round 1 to round 4 (4 rounds)" in html and "Round 10 to round 11 (2 rounds)" in html
