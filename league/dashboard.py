@@ -505,10 +505,13 @@ def fold_rounds(rounds: list[RoundProgress], current: RoundProgress | None) -> l
     return rows
 
 
-def desk_matches(season: Season, *, today: dt.date, limit: int = LIMIT) -> dict[str, Bounded[Match]]:
+def desk_matches(
+    season: Season, *, today: dt.date, limit: int = LIMIT, passed_rounds: Iterable[tuple[str, int]] | None = None
+) -> dict[str, Bounded[Match]]:
     """The season's disputed results (to settle), results waiting for confirmation (the master may
     confirm them) and overdue fixtures: the first ``limit`` of each and each list's size, in three
-    queries (the ranking, the matches, their sides)."""
+    queries (the ranking, the matches, their sides). ``passed_rounds``: the (stage, round number)
+    of the rounds whose deadline has passed, when the caller has read them (else one query more)."""
     category = Case(
         When(status=DISPUTED, then=Value(DESK_DISPUTED)),
         When(status=SUBMITTED, then=Value(DESK_WAITING)),
@@ -522,7 +525,18 @@ def desk_matches(season: Season, *, today: dt.date, limit: int = LIMIT) -> dict[
         .select_related("league")
         .prefetch_related(sides_prefetch())
     )
-    candidates = Match.objects.filter(season=season, status__in=(SCHEDULED, *AWAITING_STATUSES))
+    # Only the fixtures that can be overdue are ranked: their own deadline passed, or none and
+    # their round's passed (the rounds named, not each fixture's round looked up: a 256-team
+    # season has 16,000 fixtures to play; issue 29, part 2).
+    if passed_rounds is None:
+        passed_rounds = Round.objects.filter(season=season, deadline__lt=today).values_list("stage", "round_number")
+    by_stage: dict[str, set] = {}
+    for stage, round_number in passed_rounds:
+        by_stage.setdefault(stage, set()).add(round_number)
+    overdue = Q(status=SCHEDULED, deadline__lt=today)
+    for stage, numbers in by_stage.items():
+        overdue |= Q(status=SCHEDULED, deadline__isnull=True, stage=stage, round_number__in=numbers)
+    candidates = Match.objects.filter(season=season).filter(Q(status__in=AWAITING_STATUSES) | overdue)
     lists: dict[str, Bounded[Match]] = {c: Bounded() for c in (DESK_DISPUTED, DESK_WAITING, DESK_OVERDUE)}
     for match in _first_of_each(candidates, category, fetch, limit):
         bucket = lists[match.category]
@@ -564,7 +578,8 @@ def master_desk(season: Season, *, today: dt.date | None = None) -> Desk:
     """The master's desk of a season: six queries whatever the size of the season."""
     today = today or timezone.localdate()
     rounds = round_progress(season, today=today)
-    matches = desk_matches(season, today=today)
+    passed = [(r.stage, r.round_number) for r in rounds if r.deadline is not None and r.deadline < today]
+    matches = desk_matches(season, today=today, passed_rounds=passed)
     return Desk(
         season=season,
         rounds=rounds,
