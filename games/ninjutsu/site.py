@@ -4,6 +4,7 @@ The code is the players' games' shared modules (games.players), read for this ga
 from __future__ import annotations
 
 from games import ninjutsu
+from games.ninjutsu.demo import DEMO
 from games.players import api, forms, newsletter, results, simulation, sites, statistics
 from games.protocol import Game, SimulatePanel
 from league.models import HouseRules
@@ -30,4 +31,5 @@ GAME_SITE = Game(
     statistics=statistics.ninjutsu_statistics,
     statistics_template="games/ninjutsu/_statistics.html",
     newsletter_report=newsletter.ninjutsu_report,
+    demo=DEMO,
 )
