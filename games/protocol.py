@@ -154,6 +154,14 @@ class Game:
     #: ``newsletter_report(match, sides, record) -> (headline, text, facts)``: a result's report.
     newsletter_report: Callable[..., tuple[str, str, list]] | None = None
 
+    # --- rules pages -------------------------------------------------------------------------------
+    #: Its own rules pages under /rules/: a sequence of django ``path()``s, included in the
+    #: ``rules`` namespace by rules/urls.py (their names are GameInfo.rules_pages'); () for none.
+    rules_urls: Sequence[Any] = ()
+    #: ``(label, URL name)`` of each of those pages as the rules pages' section navigation lists
+    #: them (short labels: "Ninjutsu", "Ninjutsu battle odds"); the pages of GameInfo.rules_pages.
+    rules_nav: Sequence[tuple[str, str]] = ()
+
     # --- the demo -----------------------------------------------------------------------------------
     #: Its demo league (:class:`Demo`), seeded by ``manage.py seed_demo``; None: no demo league.
     demo: Demo | None = None
