@@ -103,8 +103,8 @@ def _run(args) -> None:
     from django.core.management import call_command
     from django.db import connection
 
+    from games.allstars.demo import DEMO_TEAMS
     from league import services as league_services
-    from league.management.commands.seed_demo import DEMO_TEAMS
     from league.models import League, ScheduleRun, Season
     from league.selectors import league_table
     from league.services import simulations

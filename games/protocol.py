@@ -54,6 +54,33 @@ class SimulatePanel:
 
 
 @dataclass(frozen=True)
+class Demo:
+    """A game's demo league, as ``manage.py seed_demo`` seeds it (once: a league at ``slug`` is
+    left alone). ``seed(demo) -> League`` builds it inside a transaction and returns the league;
+    ``demo`` is what the command provides (``league.management.commands.seed_demo.DemoSeeder``):
+
+    * ``demo.master``: the demo master (``demo-master``), and ``demo.user(name)``: a demo user,
+      made once with an unusable password (the command sets every demo user's password after);
+    * ``demo.seed``: the demo's fixed seed (2026), and ``demo.rounds``: ``--rounds``, the rounds a
+      game's demo plays when it takes that option (All-Stars' round robin);
+    * ``demo.players_league(slug=, name=, game=, description=)``: a league of a players' game
+      founded by the master (a ``CommandError`` if its name would not give ``slug``);
+      ``demo.join(league, [(username, display name)])``: players applied and accepted;
+      ``demo.enter(match, record)``: a result submitted by its first side and confirmed by its
+      second; ``demo.simulate_round(season, seed=)``: the round waiting, simulated by a job.
+    """
+
+    #: The demo league's slug (how the command knows it is seeded).
+    slug: str
+    #: ``seed(demo) -> League``: builds the demo league through the site's services.
+    seed: Callable[[Any], Any]
+    #: The demo's players' user names without ``demo-`` (the command sets their passwords).
+    players: tuple[str, ...] = ()
+    #: What the command says when the league is already there.
+    already_seeded: str = "The demo league is already seeded."
+
+
+@dataclass(frozen=True)
 class Game:
     """Everything the core asks of a game. Only ``info`` is required; a hook left at its default
     is a feature the game does not have (the page that would use it says so)."""
@@ -126,6 +153,18 @@ class Game:
     statistics_template: Any = ""
     #: ``newsletter_report(match, sides, record) -> (headline, text, facts)``: a result's report.
     newsletter_report: Callable[..., tuple[str, str, list]] | None = None
+
+    # --- rules pages -------------------------------------------------------------------------------
+    #: Its own rules pages under /rules/: a sequence of django ``path()``s, included in the
+    #: ``rules`` namespace by rules/urls.py (their names are GameInfo.rules_pages'); () for none.
+    rules_urls: Sequence[Any] = ()
+    #: ``(label, URL name)`` of each of those pages as the rules pages' section navigation lists
+    #: them (short labels: "Ninjutsu", "Ninjutsu battle odds"); the pages of GameInfo.rules_pages.
+    rules_nav: Sequence[tuple[str, str]] = ()
+
+    # --- the demo -----------------------------------------------------------------------------------
+    #: Its demo league (:class:`Demo`), seeded by ``manage.py seed_demo``; None: no demo league.
+    demo: Demo | None = None
 
     @property
     def key(self) -> str:

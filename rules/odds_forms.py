@@ -6,8 +6,6 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Column, Layout, Row, Submit
 from django import forms
 
-from games.ninjutsu.engine import MAX_SHURIKEN
-
 
 class GetForm(forms.Form):
     """A GET form (the page is bookmarkable and safe to reload) whose page shows something before it
@@ -64,17 +62,3 @@ class OddsForm(GetForm):
         ),
         (("back_strike", "col-md-4"), ("stealth", "col-md-4")),
     )
-
-
-class NinjutsuOddsForm(GetForm):
-    """The shuriken each side brings to a Ninjutsu battle (0 to 10: "a maximum of 10 shurikens can
-    be used", NJ l.94)."""
-
-    attacker_shuriken = forms.IntegerField(
-        min_value=0, max_value=MAX_SHURIKEN, initial=0, required=False, label="Attacker's shuriken"
-    )
-    defender_shuriken = forms.IntegerField(
-        min_value=0, max_value=MAX_SHURIKEN, initial=0, required=False, label="Defender's shuriken"
-    )
-
-    rows = ((("attacker_shuriken", "col-6 col-md-3"), ("defender_shuriken", "col-6 col-md-3")),)

@@ -11,11 +11,10 @@ from functools import lru_cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from games.ninjutsu.engine import Rank, odds_table
 from rules.engine.combat import ATTACKER_PREFERENCE, DEFENDER_PREFERENCE, Side, attack_pool_size, defense_pool_size
 from rules.engine.dice import Element
 from rules.engine.odds import detailed_odds
-from rules.odds_forms import NinjutsuOddsForm, OddsForm
+from rules.odds_forms import OddsForm
 
 #: Results in the order the page lists them, with what each does ("Combat").
 RESULTS: tuple[tuple[Element | None, str, str], ...] = (
@@ -104,37 +103,3 @@ def odds(request: HttpRequest) -> HttpResponse:
             defender_order=" > ".join(e.value for e in DEFENDER_PREFERENCE),
         )
     return render(request, "rules/odds.html", context)
-
-
-@lru_cache(maxsize=128)
-def _ninjutsu_rows(attacker_shuriken: int, defender_shuriken: int) -> tuple[dict, ...]:
-    """Every rank attacking every rank: one row per attacker's rank, one cell per defender's."""
-    battles = {
-        (b.attacker, b.defender): b
-        for b in odds_table(attacker_shuriken=attacker_shuriken, defender_shuriken=defender_shuriken)
-    }
-    return tuple(
-        {
-            "rank": attacker,
-            "cells": tuple(
-                {
-                    "defender": defender,
-                    "pct": f"{100 * float(battles[attacker, defender].attacker_wins):.1f}%",
-                    "fraction": str(battles[attacker, defender].attacker_wins),
-                }
-                for defender in Rank
-            ),
-        }
-        for attacker in Rank
-    )
-
-
-def ninjutsu_odds(request: HttpRequest) -> HttpResponse:
-    """Ninjutsu: Battle of the Ninjas: the battle dice, and the exact chance that the attacker wins
-    each battle of rank against rank, with the shuriken each side brings (games/ninjutsu/engine)."""
-    form = NinjutsuOddsForm(request.GET or None)
-    values = form.values()
-    context: dict = {"form": form, "ranks": list(Rank)}
-    if values is not None:
-        context.update(values=values, rows=_ninjutsu_rows(values["attacker_shuriken"], values["defender_shuriken"]))
-    return render(request, "games/ninjutsu/odds.html", context)

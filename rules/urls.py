@@ -1,6 +1,7 @@
 from django.urls import path
 
-from rules import games_views, odds_views, views
+from games import registry
+from rules import odds_views, views
 
 app_name = "rules"
 
@@ -13,7 +14,6 @@ urlpatterns = [
     path("status-effects/", views.status_effects, name="status_effects"),
     path("tables/", views.tables, name="tables"),
     path("odds/", odds_views.odds, name="odds"),
-    path("ninjutsu/", games_views.ninjutsu_rules, name="ninjutsu"),
-    path("ninjutsu/odds/", odds_views.ninjutsu_odds, name="ninjutsu_odds"),
-    path("kage-masters/", games_views.kage_masters_rules, name="kage_masters"),
+    # each game's own rules pages, from its package (Game.rules_urls), in the registry's order
+    *(url for game in registry.sites().values() for url in game.rules_urls),
 ]

@@ -45,13 +45,17 @@ LAYERS = {
 #: core from naming them otherwise).
 GAME_SIDES_LAYER = 8
 GAME_SIDE_MODULES = ("games.players", "games.allstars.site", "games.ninjutsu.site", "games.kage_masters.site")
+#: The modules of a game's package that are its Django side (``games/<key>/<name>.py``): its site
+#: and what the site is made of (its demo league, seeded by ``manage.py seed_demo``; its rules pages).
+GAME_SIDE_NAMES = ("site", "demo", "views")
 
 
 def is_game_side(module: str) -> bool:
-    """A module of a game's Django side (a ``site`` module of a game's package, or games.players)."""
+    """A module of a game's Django side (a ``site``, ``demo`` or ``views`` module of a game's package, or
+    games.players)."""
     parts = module.split(".")
     return any(module == m or module.startswith(m + ".") for m in GAME_SIDE_MODULES) or (
-        len(parts) >= 3 and parts[0] == "games" and parts[2] == "site"
+        len(parts) >= 3 and parts[0] == "games" and parts[2] in GAME_SIDE_NAMES
     )
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from django.utils.safestring import mark_safe
 
 from games import allstars
+from games.allstars.demo import DEMO
 from games.protocol import Game, SimulatePanel
 from league.models import HouseRules
 from league.readmodel import side_points
@@ -35,4 +36,5 @@ GAME_SITE = Game(
         policies=True,
     ),
     statistics=balance,
+    demo=DEMO,
 )

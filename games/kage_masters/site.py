@@ -4,6 +4,8 @@ The code is the players' games' shared modules (games.players), read for this ga
 from __future__ import annotations
 
 from games import kage_masters
+from games.kage_masters.demo import DEMO
+from games.kage_masters.views import RULES_URLS
 from games.players import api, forms, newsletter, results, simulation, sites, statistics
 from games.protocol import Game, SimulatePanel
 from league.models import HouseRules
@@ -32,4 +34,7 @@ GAME_SITE = Game(
     statistics=statistics.kage_statistics,
     statistics_template="games/kage_masters/_statistics.html",
     newsletter_report=newsletter.kage_report,
+    rules_urls=RULES_URLS,
+    rules_nav=(("Kage Masters", "rules:kage_masters"),),
+    demo=DEMO,
 )

@@ -4,6 +4,8 @@ The code is the players' games' shared modules (games.players), read for this ga
 from __future__ import annotations
 
 from games import ninjutsu
+from games.ninjutsu.demo import DEMO
+from games.ninjutsu.views import RULES_URLS
 from games.players import api, forms, newsletter, results, simulation, sites, statistics
 from games.protocol import Game, SimulatePanel
 from league.models import HouseRules
@@ -30,4 +32,7 @@ GAME_SITE = Game(
     statistics=statistics.ninjutsu_statistics,
     statistics_template="games/ninjutsu/_statistics.html",
     newsletter_report=newsletter.ninjutsu_report,
+    rules_urls=RULES_URLS,
+    rules_nav=(("Ninjutsu battle odds", "rules:ninjutsu_odds"), ("Ninjutsu", "rules:ninjutsu")),
+    demo=DEMO,
 )

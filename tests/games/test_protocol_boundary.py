@@ -46,11 +46,6 @@ KNOWN: dict[tuple[str, str], str] = {
         "teams/models.py",
         ".ALLSTARS",
     ): "the database constraint 'a clan exactly for a team scroll', frozen in a migration",
-    ("league/management/commands/seed_demo.py", ".NINJUTSU"): "the demo seeds: their move to Game.demo is still to do",
-    (
-        "league/management/commands/seed_demo.py",
-        ".KAGE_MASTERS",
-    ): "the demo seeds: their move to Game.demo is still to do",
 }
 
 _TEMPLATE_FLAG = re.compile(r"\b(" + "|".join(FLAGS) + r")\b|game_info\.table\b")

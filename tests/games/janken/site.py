@@ -17,7 +17,7 @@ from django.template import Template
 from rest_framework import serializers
 
 from api.serializers import StrictInput
-from games.protocol import Game, SimulatePanel
+from games.protocol import Demo, Game, SimulatePanel
 from league.readmodel import side_points
 from matches.models import Match
 from tests.games import janken
@@ -199,6 +199,30 @@ def newsletter_report(match, sides, record) -> tuple[str, str, dict]:
     return headline, text, {"throws": [list(p) for p in result.throws]}
 
 
+# --- the demo: four players, a round robin, round 1 entered at the club (manage.py seed_demo) -----
+
+DEMO_SLUG = "moonlight-janken"
+DEMO_PLAYERS = [("akane", "Rock Lee"), ("botan", "Paper Moon"), ("jiro", "Scissor Hands"), ("kenta", "Stone Cold")]
+
+
+def seed_demo(demo):
+    from league import services as league_services
+    from league.models import ScheduleRun, Season
+
+    league = demo.players_league(
+        slug=DEMO_SLUG, name="Moonlight Janken", game=KEY, description="A demo Janken league: four players."
+    )
+    season = league_services.season_create(league=league, format=Season.Format.ROUND_ROBIN, name="Janken Season")
+    demo.join(league, DEMO_PLAYERS)
+    run = league_services.schedule_request(
+        season=season, kind=ScheduleRun.Kind.ROUND_ROBIN, actor=demo.master, seed=demo.seed
+    )
+    league_services.schedule_generate(run_id=run.pk)
+    for match in Match.objects.filter(season=season, round_number=1).order_by("id"):
+        demo.enter(match, {"game": KEY, "throws": [["rock", "scissors"], ["paper", "rock"]]})
+    return league
+
+
 GAME_SITE = Game(
     info=janken.GAME,
     result_form=JankenResultForm,
@@ -214,4 +238,5 @@ GAME_SITE = Game(
     statistics=statistics,
     statistics_template=STATISTICS_TEMPLATE,
     newsletter_report=newsletter_report,
+    demo=Demo(slug=DEMO_SLUG, seed=seed_demo, players=tuple(p for p, _ in DEMO_PLAYERS)),
 )

@@ -57,6 +57,30 @@ def test_nothing_outside_the_package_names_janken():
     assert named == []
 
 
+def test_seed_demo_seeds_a_janken_league_when_janken_is_registered(capsys):
+    """The command asks every registered game for its demo (Game.demo), in the registry's order:
+    the site's own demos already there, it seeds Janken's alone, through the game's hook."""
+    master = UserFactory(username="demo-master")
+    for key, game in registry.sites().items():
+        if key != GAME.key and game.demo:
+            League.objects.create(name=game.demo.slug, slug=game.demo.slug, master=master)
+    call_command("seed_demo", "--password", "Janken-Demo-28")
+    league = League.objects.get(slug=janken_site.DEMO_SLUG)
+    assert league.game == GAME.key and league.master == master
+    season = league.seasons.get()
+    assert sorted(season.entries.values_list("team__name", flat=True)) == sorted(
+        name for _, name in janken_site.DEMO_PLAYERS
+    )
+    played = Match.objects.filter(season=season, status="confirmed")
+    assert played.count() == 2 and set(played.values_list("round_number", flat=True)) == {1}
+    out = capsys.readouterr().out
+    assert f"Seeded Moonlight Janken: {league.get_absolute_url()}" in out
+    assert out.count("already seeded") == len(registry.sites()) - 1
+    from django.contrib.auth import get_user_model
+
+    assert get_user_model().objects.get(username="demo-kenta").check_password("Janken-Demo-28")
+
+
 def _throws(*pairs: tuple[str, str]) -> dict:
     data = {}
     for row, (first, second) in enumerate(pairs, start=1):

@@ -1,31 +1,14 @@
-"""The rules pages of the site's other games: what each book lists, with where it says it
-(games/*/engine/catalog.py). No database."""
+"""Kage Masters' rules page (the ``rules`` namespace, through ``Game.rules_urls``): the rules as
+the sheet lists them, with where it says it (games/kage_masters/engine/catalog.py). No database."""
 
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import path
 
 from games.kage_masters.engine import KAGE_MASTERS, PointsScheme
 from games.kage_masters.engine import catalog as kage
-from games.ninjutsu.engine import Ending, Rank
-from games.ninjutsu.engine import catalog as ninjutsu
-
-
-def ninjutsu_rules(request: HttpRequest) -> HttpResponse:
-    """Ninjutsu: Battle of the Ninjas: its components, ranks and battle dice, action cards, how a
-    league records a game, and what the book leaves out."""
-    return render(
-        request,
-        "games/ninjutsu/rules.html",
-        {
-            "components": ninjutsu.COMPONENTS,
-            "ranks": list(Rank),
-            "cards": ninjutsu.ACTION_CARD_TEXT,
-            "endings": list(Ending),
-            "missing": ninjutsu.MISSING,
-        },
-    )
 
 
 def kage_masters_rules(request: HttpRequest) -> HttpResponse:
@@ -44,3 +27,7 @@ def kage_masters_rules(request: HttpRequest) -> HttpResponse:
             "missing": kage.MISSING,
         },
     )
+
+
+#: Its page under /rules/ (``rules:kage_masters``: GameInfo.rules_pages).
+RULES_URLS = (path("kage-masters/", kage_masters_rules, name="kage_masters"),)
