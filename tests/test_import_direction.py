@@ -46,8 +46,9 @@ LAYERS = {
 GAME_SIDES_LAYER = 8
 GAME_SIDE_MODULES = ("games.players", "games.allstars.site", "games.ninjutsu.site", "games.kage_masters.site")
 #: The modules of a game's package that are its Django side (``games/<key>/<name>.py``): its site
-#: and what the site is made of (its demo league, seeded by ``manage.py seed_demo``; its rules pages).
-GAME_SIDE_NAMES = ("site", "demo", "views")
+#: and what the site is made of (its demo league, seeded by ``manage.py seed_demo``; its rules pages;
+#: its result form, records, statistics, newsletter report and API result document).
+GAME_SIDE_NAMES = ("site", "demo", "views", "forms", "results", "statistics", "newsletter", "api")
 
 
 def is_game_side(module: str) -> bool:

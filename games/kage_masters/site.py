@@ -1,12 +1,14 @@
 """Kage Masters' Django side: its :class:`games.protocol.Game` (registered from MOONLIGHT_GAMES).
-The code is the players' games' shared modules (games.players), read for this game."""
+The code is its own modules (games/kage_masters/: forms, results, statistics, newsletter, api) and what
+any game of players shares (games.players)."""
 
 from __future__ import annotations
 
 from games import kage_masters
+from games.kage_masters import api, forms, newsletter, results, statistics
 from games.kage_masters.demo import DEMO
 from games.kage_masters.views import RULES_URLS
-from games.players import api, forms, newsletter, results, simulation, sites, statistics
+from games.players import simulation, sites
 from games.protocol import Game, SimulatePanel
 from league.models import HouseRules
 from league.readmodel import side_points
@@ -15,10 +17,9 @@ GAME_SITE = Game(
     info=kage_masters.GAME,
     tables=True,
     result_form=forms.KageMastersResultForm,
-    bind_result_form=sites.bind_result_form,
+    bind_result_form=forms.bind_result_form,
     validate_result=results.check,
     side_results=results.side_results,
-    result_line=results.result_line,
     result_summary=results.summary,
     result_table=results.kage_table,
     dropout_line=lambda name, when, season: results.dropout_line(name, when, season.kage_dropout),

@@ -1,12 +1,14 @@
 """Ninjutsu's Django side: its :class:`games.protocol.Game` (registered from MOONLIGHT_GAMES).
-The code is the players' games' shared modules (games.players), read for this game."""
+The code is its own modules (games/ninjutsu/: forms, results, statistics, newsletter, api) and what
+any game of players shares (games.players)."""
 
 from __future__ import annotations
 
 from games import ninjutsu
+from games.ninjutsu import api, forms, newsletter, results, statistics
 from games.ninjutsu.demo import DEMO
 from games.ninjutsu.views import RULES_URLS
-from games.players import api, forms, newsletter, results, simulation, sites, statistics
+from games.players import simulation, sites
 from games.protocol import Game, SimulatePanel
 from league.models import HouseRules
 from league.readmodel import side_points
@@ -14,7 +16,7 @@ from league.readmodel import side_points
 GAME_SITE = Game(
     info=ninjutsu.GAME,
     result_form=forms.NinjutsuResultForm,
-    bind_result_form=sites.bind_result_form,
+    bind_result_form=forms.bind_result_form,
     validate_result=results.check,
     side_results=results.side_results,
     result_line=results.result_line,

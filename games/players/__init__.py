@@ -1,6 +1,11 @@
-"""The Django side the two players' games of the site share (Ninjutsu, Kage Masters): their
-result records, forms, simulation by the strength model, statistics and newsletter reports, moved
-here whole from matches/game_*.py, stats/games.py and newsletters/content.py (issue 28). Each
-game's ``site.py`` (``games/ninjutsu/site.py``, ``games/kage_masters/site.py``) builds its
-:class:`games.protocol.Game` from them. This package sits above the core apps (it imports their
-models and services); no core app imports it (tests/test_import_direction.py)."""
+"""The Django machinery any game whose entrants are players shares (issue 28), naming no game:
+the generic record checks (``results``: ``SideResult``, ``is_record``, ``raise_problems``), the
+record a confirmed match was applied from (``records``), the statistics' rows, rates and one-query
+read of a league's records (``statistics``), the API's pair field (``api``), the simulate panel's
+words and the hooks that read the season's rules (``sites``), and the strength-model simulation
+(``simulation``; still the one module here that branches on the game, pending its split). Each
+game's own forms, results, statistics, newsletter report and API document are in its package
+(``games/ninjutsu/``, ``games/kage_masters/``), whose ``site.py`` builds its
+:class:`games.protocol.Game` from them and from this package. This package sits above the core
+apps (it imports their models and services); no core app imports it
+(tests/test_import_direction.py)."""

@@ -41,9 +41,9 @@ from django.utils import timezone
 from common import invalidation
 from games import registry
 from games.kage_masters import engine as kage
+from games.kage_masters import results as kage_results
 from games.ninjutsu import engine as ninjutsu
-from games.players import records as game_records
-from games.players import results as game_results
+from games.ninjutsu import results as ninjutsu_results
 from matches import services
 from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
 from ratings import glicko2, multiplayer
@@ -116,7 +116,7 @@ def ninjutsu_record(first: glicko2.Rating, second: glicko2.Rating, *, rng: rando
     first_wins, _ = glicko2.win_probabilities(first, second)
     result = ninjutsu.simulate_game((1, 2), colours, first_wins=first_wins, rng=rng)
     return {
-        "game": game_results.NINJUTSU,
+        "game": registry.NINJUTSU,
         "winner": result.winner,
         "starter": result.starter,
         "colours": list(result.colours),
@@ -166,7 +166,7 @@ def kage_record(
 def kage_problems(record: Mapping[str, Any]) -> list[str]:
     """The pure engine's check of a Kage Masters record (the site's own check, with its messages,
     is matches.game_results' once Kage results can be entered)."""
-    return kage.validate(game_records.kage_seats(record))
+    return kage.validate(kage_results.kage_seats(record))
 
 
 def simulated_record(
@@ -179,7 +179,7 @@ def simulated_record(
         record = ninjutsu_record(
             glicko_rating(ratings.get(sides[0].team_id)), glicko_rating(ratings.get(sides[1].team_id)), rng=rng
         )
-        problems = game_results.problems(record, time_limit=time_limit)
+        problems = ninjutsu_results.problems(record, time_limit=time_limit)
     elif game == registry.KAGE_MASTERS:
         present = [s for s in sides if not s.dropped_out]  # one who dropped out plays no more
         record = kage_record(

@@ -137,8 +137,8 @@ def test_each_game_has_its_interface_and_all_stars_wraps_what_exists():
     assert allstars.can_enter_results and allstars.can_simulate and allstars.has_team_scrolls
     season = make_season(0, points_win=4)
     assert allstars.season_points(season, "win") == 4
-    from games.players.forms import NinjutsuResultForm
-    from games.players.results import check
+    from games.ninjutsu.forms import NinjutsuResultForm
+    from games.ninjutsu.results import check
 
     ninjutsu = game_of(games.NINJUTSU)
     assert (ninjutsu.result_form, ninjutsu.validate_result) == (NinjutsuResultForm, check)
@@ -148,10 +148,11 @@ def test_each_game_has_its_interface_and_all_stars_wraps_what_exists():
         assert game.info is games.get(key) and not game.has_team_scrolls
         assert game.statistics is not None  # stats.games, registered by StatsConfig.ready()
         assert game.season_points(season, "win") == 4
-    from games.players.forms import KageMastersResultForm
+    from games.kage_masters.forms import KageMastersResultForm
+    from games.kage_masters.results import check as kage_check
 
     kage = game_of(games.KAGE_MASTERS)  # its table results since issue 17, part 3
-    assert (kage.result_form, kage.validate_result) == (KageMastersResultForm, check) and kage.can_enter_results
+    assert (kage.result_form, kage.validate_result) == (KageMastersResultForm, kage_check) and kage.can_enter_results
 
 
 @pytest.mark.parametrize(

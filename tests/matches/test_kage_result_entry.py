@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import registry as games
-from games.players.forms import KageMastersResultForm
+from games.kage_masters.forms import KageMastersResultForm
 from league import services as league_services
 from league.models import Season
 from league.selectors import league_table

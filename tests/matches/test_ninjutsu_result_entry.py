@@ -142,7 +142,7 @@ def test_who_may_enter_and_what_is_refused():
 
 
 def _record(data: dict) -> dict:
-    from games.players.forms import NinjutsuResultForm
+    from games.ninjutsu.forms import NinjutsuResultForm
 
     form = NinjutsuResultForm(data, names=("Player 1", "Player 2"))
     assert form.is_valid(), form.errors

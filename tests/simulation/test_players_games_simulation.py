@@ -12,7 +12,7 @@ from django.db.models import Count
 from django.urls import reverse
 
 from games import registry as games
-from games.players import results as game_results
+from games.ninjutsu import results as game_results
 from games.players import simulation as game_simulation
 from games.registry import game_of
 from league.models import ScheduleRun, Season

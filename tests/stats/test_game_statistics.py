@@ -12,7 +12,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import registry as games
-from games.players import statistics as game_stats
+from games.kage_masters import statistics as kage_stats
+from games.ninjutsu import statistics as game_stats
 from games.registry import game_of
 from matches.models import Match, MatchTeam
 from matches.services import match_create
@@ -141,9 +142,9 @@ def test_kage_statistics_hand_checked(django_assert_num_queries):
         (
             3,
             [
-                game_stats.SeatRow(1, 2, 9.5),
-                game_stats.SeatRow(2, 2, 13.5),
-                game_stats.SeatRow(3, 2, 9.5),
+                kage_stats.SeatRow(1, 2, 9.5),
+                kage_stats.SeatRow(2, 2, 13.5),
+                kage_stats.SeatRow(3, 2, 9.5),
             ],
         )
     ]
