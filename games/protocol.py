@@ -141,6 +141,11 @@ class Game:
     simulator: Callable[..., Any] | None = None
     #: ``simulate_batch(matches, *, seeds, actor, policy, job, **context)``: a round's fixtures.
     simulate_batch: Callable[..., Any] | None = None
+    #: ``strength_record(sides, ratings, *, rng, time_limit=False) -> record``: a players' game's
+    #: simulated record drawn from its players' stored strength ratings (``ratings``: {player id:
+    #: {system: rating}}), which the shared strength-model simulation (``games.players.simulation``,
+    #: its ``simulator`` and ``simulate_batch``) confirms; None: not simulated that way.
+    strength_record: Callable[..., Any] | None = None
     #: ``simulation_context() -> dict``: keyword arguments a job passes to every ``simulate_batch``
     #: (what it keeps from batch to batch, such as the ratings it read once); {} by default.
     simulation_context: Callable[[], dict] = dict

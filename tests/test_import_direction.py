@@ -48,7 +48,7 @@ GAME_SIDE_MODULES = ("games.players", "games.allstars.site", "games.ninjutsu.sit
 #: The modules of a game's package that are its Django side (``games/<key>/<name>.py``): its site
 #: and what the site is made of (its demo league, seeded by ``manage.py seed_demo``; its rules pages;
 #: its result form, records, statistics, newsletter report and API result document).
-GAME_SIDE_NAMES = ("site", "demo", "views", "forms", "results", "statistics", "newsletter", "api")
+GAME_SIDE_NAMES = ("site", "demo", "views", "forms", "results", "statistics", "newsletter", "api", "simulation")
 
 
 def is_game_side(module: str) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from games import kage_masters
 from games.kage_masters import api, forms, newsletter, results, statistics
 from games.kage_masters.demo import DEMO
+from games.kage_masters.simulation import strength_record
 from games.kage_masters.views import RULES_URLS
 from games.players import simulation, sites
 from games.protocol import Game, SimulatePanel
@@ -30,6 +31,7 @@ GAME_SITE = Game(
     season_rules_template="games/kage_masters/_season_rules.html",
     simulator=simulation.simulate_match,
     simulate_batch=simulation.simulate_batch,
+    strength_record=strength_record,
     simulation_context=sites.simulation_context,
     simulate_panel=SimulatePanel(sites.STRENGTH_PANEL_MATCH, sites.STRENGTH_PANEL_SEASON),
     statistics=statistics.kage_statistics,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from games import ninjutsu
 from games.ninjutsu import api, forms, newsletter, results, statistics
 from games.ninjutsu.demo import DEMO
+from games.ninjutsu.simulation import strength_record
 from games.ninjutsu.views import RULES_URLS
 from games.players import simulation, sites
 from games.protocol import Game, SimulatePanel
@@ -29,6 +30,7 @@ GAME_SITE = Game(
     season_rules_template="games/ninjutsu/_season_rules.html",
     simulator=simulation.simulate_match,
     simulate_batch=simulation.simulate_batch,
+    strength_record=strength_record,
     simulation_context=sites.simulation_context,
     simulate_panel=SimulatePanel(sites.STRENGTH_PANEL_MATCH, sites.STRENGTH_PANEL_SEASON),
     statistics=statistics.ninjutsu_statistics,

@@ -1,5 +1,6 @@
 """Simulated fixtures of the games whose entrants are players (issue 17, part 4): a strength model,
-not a game engine. The books leave out what an engine would need (the board, piece counts, card
+not a game engine, shared by them; each game's package draws its own record
+(``games/<key>/simulation.py``, its ``Game.strength_record``). The books leave out what an engine would need (the board, piece counts, card
 values, die faces), so the players' ratings decide the result and the game's pure simulator
 (``games.*.engine``) dresses it as the game's result record:
 
@@ -40,10 +41,6 @@ from django.utils import timezone
 
 from common import invalidation
 from games import registry
-from games.kage_masters import engine as kage
-from games.kage_masters import results as kage_results
-from games.ninjutsu import engine as ninjutsu
-from games.ninjutsu import results as ninjutsu_results
 from matches import services
 from matches.models import Match, MatchTeam, SimulationJob, SimulationRun
 from ratings import glicko2, multiplayer
@@ -52,16 +49,14 @@ from teams.models import StrengthRating
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
 
-#: The two colours a simulated Ninjutsu game is played with (the book names none, NJ l.22).
-COLOURS = ("Red", "Blue")
-
 GLICKO2, PLACKETT_LUCE = StrengthRating.System.GLICKO2, StrengthRating.System.PLACKETT_LUCE
 
 Ratings = Mapping[int, Mapping[str, StrengthRating]]
 
 
 def simulated_games() -> frozenset[str]:
-    return frozenset({registry.NINJUTSU, registry.KAGE_MASTERS})
+    """The games a strength model simulates (those whose ``Game`` has a ``strength_record``)."""
+    return frozenset(key for key, site in registry.sites().items() if site.strength_record is not None)
 
 
 def ratings_of(team_ids: Sequence[int]) -> dict[int, dict[str, StrengthRating]]:
@@ -110,87 +105,15 @@ def table_rating(stored: Mapping[str, StrengthRating] | None) -> multiplayer.Tab
 # --- the records ---------------------------------------------------------------------------------
 
 
-def ninjutsu_record(first: glicko2.Rating, second: glicko2.Rating, *, rng: random.Random) -> dict[str, Any]:
-    """A simulated Ninjutsu game's record (matches.game_results) between slot 1 and slot 2."""
-    colours = COLOURS if rng.random() < 0.5 else COLOURS[::-1]
-    first_wins, _ = glicko2.win_probabilities(first, second)
-    result = ninjutsu.simulate_game((1, 2), colours, first_wins=first_wins, rng=rng)
-    return {
-        "game": registry.NINJUTSU,
-        "winner": result.winner,
-        "starter": result.starter,
-        "colours": list(result.colours),
-        "ending": result.ending.value,
-        "card": result.card.value,
-        "ninjas_left": None,
-        "shuriken": None,
-        "cards": None,
-    }
-
-
-def kage_record(
-    ratings: Sequence[multiplayer.TableRating], *, rng: random.Random, slots: Sequence[int] | None = None
-) -> dict[str, Any]:
-    """A simulated Kage Masters table's record (the contract of docs/leagues.md), one seat a side
-    in slot order: Kage Masters dealt at random, all different; the first round's turn order
-    shuffled; the places drawn by the players' Plackett-Luce strengths. ``slots``: the sides of the
-    players present, when some dropped out (1..n by default)."""
-    index = list(range(1, len(ratings) + 1))
-    masters = rng.sample(kage.KAGE_MASTERS, len(index))
-    turn_order = index[:]
-    rng.shuffle(turn_order)  # turn_order[i]: the player that plays (i + 1)-th in the first round
-    strengths = multiplayer.table_strengths(ratings)
-    seats = kage.simulate_table(
-        turn_order,
-        [masters[i - 1] for i in turn_order],
-        strengths=[strengths[i - 1] for i in turn_order],
-        rng=rng,
-    )
-    by_slot = {seat.player: seat for seat in seats}
-    slot_of = dict(zip(index, slots if slots is not None else index, strict=True))
-    return {
-        "game": registry.KAGE_MASTERS,
-        "seats": [
-            {
-                "slot": slot_of[slot],
-                "kage_master": by_slot[slot].kage_master,
-                "coins": by_slot[slot].coins,
-                "rewards": by_slot[slot].location_rewards,
-                "seat": by_slot[slot].seat,
-            }
-            for slot in index
-        ],
-    }
-
-
-def kage_problems(record: Mapping[str, Any]) -> list[str]:
-    """The pure engine's check of a Kage Masters record (the site's own check, with its messages,
-    is matches.game_results' once Kage results can be entered)."""
-    return kage.validate(kage_results.kage_seats(record))
-
-
 def simulated_record(
     game: str, sides: Sequence[MatchTeam], ratings: Ratings, *, rng: random.Random, time_limit: bool = False
 ) -> dict[str, Any]:
-    """The record of a simulated fixture of ``game`` between ``sides`` (in slot order)."""
-    if game == registry.NINJUTSU:
-        if len(sides) != 2:
-            raise ValidationError("A Ninjutsu game is between two players.")
-        record = ninjutsu_record(
-            glicko_rating(ratings.get(sides[0].team_id)), glicko_rating(ratings.get(sides[1].team_id)), rng=rng
-        )
-        problems = ninjutsu_results.problems(record, time_limit=time_limit)
-    elif game == registry.KAGE_MASTERS:
-        present = [s for s in sides if not s.dropped_out]  # one who dropped out plays no more
-        record = kage_record(
-            [table_rating(ratings.get(s.team_id)) for s in present], rng=rng, slots=[s.slot for s in present]
-        )
-        problems = kage_problems(record)
-    else:
+    """The record of a simulated fixture of ``game`` between ``sides`` (in slot order), drawn by
+    that game's own ``Game.strength_record`` (its package's ``simulation.py``)."""
+    site = registry.sites().get(game)
+    if site is None or site.strength_record is None:
         raise ValidationError(f"No strength-model simulator for {game!r}.")
-    if problems:  # pragma: no cover - the engines' simulators give valid results
-        raise ValidationError(problems)
-    return record
+    return site.strength_record(sides, ratings, rng=rng, time_limit=time_limit)
 
 
 # --- simulating fixtures -------------------------------------------------------------------------

@@ -12,7 +12,9 @@ from django.db.models import Count
 from django.urls import reverse
 
 from games import registry as games
+from games.kage_masters import simulation as kage_simulation
 from games.ninjutsu import results as game_results
+from games.ninjutsu import simulation as ninjutsu_simulation
 from games.players import simulation as game_simulation
 from games.registry import game_of
 from league.models import ScheduleRun, Season
@@ -147,7 +149,7 @@ def test_stronger_ninjutsu_players_win_more_often():
     strong, weak = glicko2.Rating(1800, 50), glicko2.Rating(1400, 50)
     expected, _ = glicko2.win_probabilities(strong, weak)
     wins = Counter(
-        game_simulation.ninjutsu_record(strong, weak, rng=random.Random(f"{seed}:simulation"))["winner"]
+        ninjutsu_simulation.ninjutsu_record(strong, weak, rng=random.Random(f"{seed}:simulation"))["winner"]
         for seed in range(2000)
     )
     share = wins[1] / 2000
@@ -199,16 +201,16 @@ def test_a_simulated_kage_table_record_follows_the_contract():
     ratings = [multiplayer.TableRating(25 + i, 2) for i in range(5)]
     for seed in range(50):
         for n in (2, 3, 4, 5):
-            record = game_simulation.kage_record(ratings[:n], rng=random.Random(seed))
+            record = kage_simulation.kage_record(ratings[:n], rng=random.Random(seed))
             seats = record["seats"]
             assert record["game"] == "kage_masters" and [s["slot"] for s in seats] == list(range(1, n + 1))
             assert len({s["kage_master"] for s in seats}) == n  # all different
             assert sorted(s["seat"] for s in seats) == list(range(1, n + 1))
             assert all(s["coins"] >= 0 and s["rewards"] >= 0 for s in seats)
             assert all(set(s) == {"slot", "kage_master", "coins", "rewards", "seat"} for s in seats)
-            assert game_simulation.kage_problems(record) == []
+            assert kage_simulation.kage_problems(record) == []
     # replayable
-    assert game_simulation.kage_record(ratings, rng=random.Random(9)) == game_simulation.kage_record(
+    assert kage_simulation.kage_record(ratings, rng=random.Random(9)) == kage_simulation.kage_record(
         ratings, rng=random.Random(9)
     )
 
@@ -217,7 +219,7 @@ def test_stronger_kage_players_finish_first_more_often():
     ratings = [multiplayer.TableRating(mu, 2) for mu in (20, 25, 30, 35)]
     firsts = Counter()
     for seed in range(2000):
-        seats = game_simulation.kage_record(ratings, rng=random.Random(seed))["seats"]
+        seats = kage_simulation.kage_record(ratings, rng=random.Random(seed))["seats"]
         best = max(s["coins"] + s["rewards"] for s in seats)
         for s in seats:
             if s["coins"] + s["rewards"] == best:
@@ -285,7 +287,7 @@ def test_kage_tables_are_simulated_with_their_record():
         match.refresh_from_db()
         assert match.status == Match.Status.CONFIRMED and match.simulated and match.seed == 100 + match.pk
         record = match.submitted_record
-        assert record["game"] == "kage_masters" and game_simulation.kage_problems(record) == []
+        assert record["game"] == "kage_masters" and kage_simulation.kage_problems(record) == []
         sides = list(match.sides.order_by("slot"))
         assert [s["slot"] for s in record["seats"]] == [s.slot for s in sides]
         assert [s.points for s in sides] == [s["coins"] + s["rewards"] for s in record["seats"]]
