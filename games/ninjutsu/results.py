@@ -136,15 +136,8 @@ def problems(
     return _ninjutsu_problems(record, time_limit=time_limit, slots=slots)
 
 
-def check(
-    record: Mapping[str, Any],
-    *,
-    time_limit: bool = False,
-    slots: Sequence[int] | None = None,
-    game: str | None = None,
-) -> None:
-    """Raise a ValidationError with every problem of a record (the per-game interface's check)."""
-    game_results.raise_problems(problems(record, time_limit=time_limit, slots=slots, game=game))
+#: Raise a ValidationError with every problem of a record (the per-game interface's check).
+check = game_results.check_with(problems)
 
 
 def side_results(

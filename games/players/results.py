@@ -7,7 +7,7 @@ sequence). Each game's own record, its check, lines and sides are in its package
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -29,3 +29,19 @@ def raise_problems(found: list[str]) -> None:
     """Raise a ValidationError with every problem of a record (a game's check), if any."""
     if found:
         raise ValidationError(found)
+
+
+def check_with(problems: Callable[..., list[str]]) -> Callable[..., None]:
+    """A game's ``Game.validate_result`` from its ``problems(record, *, time_limit, slots, game)``:
+    raises a ValidationError with every problem of a record."""
+
+    def check(
+        record: Mapping[str, Any],
+        *,
+        time_limit: bool = False,
+        slots: Sequence[int] | None = None,
+        game: str | None = None,
+    ) -> None:
+        raise_problems(problems(record, time_limit=time_limit, slots=slots, game=game))
+
+    return check
