@@ -72,8 +72,14 @@ def table_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         rows = (season.final_table or {}).get("rows", [])
     else:
         rows = [row.as_dict() for row in league_selectors.league_table(season)]
+    # Every game's figures, then the game's own columns the figures miss (a table game's places, a
+    # game's ``table_values``), by their keys.
+    own = [c.key for c in season.league.game_site.columns(season, archived=True) if c.key not in TABLE_COLUMNS]
+    header = TABLE_COLUMNS + own
     return _csv(
-        f"{slug}-season-{number}-table.csv", TABLE_COLUMNS, [[row.get(c) for c in TABLE_COLUMNS] for row in rows]
+        f"{slug}-season-{number}-table.csv",
+        header,
+        [[row.get(c, row.get("values", {}).get(c)) for c in header] for row in rows],
     )
 
 

@@ -2,7 +2,8 @@
 
 Each game's package (``games/allstars``, ``games/ninjutsu``, ``games/kage_masters``) holds one
 :class:`GameInfo`; ``games.registry`` lists them. The Django side (its result form, points,
-statistics and simulator) is bound to the same key in ``league/games.py``: this package stays
+statistics and simulator, its league table's columns) is its ``site`` module's
+:class:`games.protocol.Game`: this package stays
 beneath every app and imports none of them (tests/test_import_direction.py).
 """
 
@@ -12,10 +13,6 @@ import re
 from dataclasses import dataclass
 
 _TEAM_WORD = re.compile(r"\b([Tt])eam(s?)\b")
-
-
-#: The kinds of league table a game may have (GameInfo.table).
-TABLES = ("score", "wins", "places")
 
 
 @dataclass(frozen=True)
@@ -30,14 +27,12 @@ class GameInfo:
     ``plays_at_tables``: a game is a table of several players (Kage Masters), so a season is
     scheduled as tables (``games.tables``), not as pairings.
 
-    How the league table reads (issue 28, part 3): ``table`` names its columns: ``"score"`` (won,
-    drawn, lost, points scored and conceded, their difference: All-Stars), ``"wins"`` (won and lost,
-    drawn only where a time limit allows a draw: a game with no score, Ninjutsu) or ``"places"``
-    (the places taken at tables, the total treasure and the place points: Kage Masters).
-    ``tie_breakers``: the tie-breakers a league of the game is founded with, by their names in
+    How the league table reads (issue 28, part 3): its columns are the game's Django side's
+    (``games.protocol.Game.table_columns``). ``tie_breakers``: the tie-breakers a league of the game is founded with, by their names in
     ``rules.engine.standings.TieBreaker`` (empty: the engine's defaults, All-Stars'); its master may
-    change them. ``strength_system``: the strength rating the table's "Str." column shows
-    (``"glicko2"`` for one-on-one games, ``"plackett_luce"`` for tables).
+    change them. ``strength_system``: the rating system that rates the game, one of the site's
+    (``ratings``: ``"glicko2"``, Glicko-2, for one-on-one games, ``"plackett_luce"``,
+    Plackett-Luce, for tables); its strength ratings, leaderboards and careers are the game's own.
 
     ``table_sizes``: for a game that plays at tables, the players a league's table seats, as
     (fewest, most): a scheduled table, a self-arranged one, a seating move and a table that players
@@ -57,7 +52,6 @@ class GameInfo:
     entrant: str
     entrants: str
     plays_at_tables: bool = False
-    table: str = "score"
     tie_breakers: tuple[str, ...] = ()
     strength_system: str = "glicko2"
     summary: str = ""
@@ -69,8 +63,6 @@ class GameInfo:
             raise ValueError(f"{self.key}: a match needs at least two sides, and min <= max.")
         if self.table_sizes and not self.min_players <= self.table_sizes[0] <= self.table_sizes[1] <= self.max_players:
             raise ValueError(f"{self.key}: a league's table seats between the game's fewest and most players.")
-        if self.table not in TABLES:
-            raise ValueError(f"{self.key}: a league table is one of {', '.join(TABLES)}.")
 
     def in_own_words(self, text: str) -> str:
         """``text`` (written for All-Stars teams) in this game's word for its entrants: "teams" become

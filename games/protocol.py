@@ -21,6 +21,7 @@ everything else the core varies is a hook or a value of the game.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +40,82 @@ def _no_line(_record: Any, _names: Sequence[str]) -> str:
 
 def _no_lines(*_args: Any, **_kwargs: Any) -> list:
     return []
+
+
+#: The values every league table row has (``league.selectors.TableRow`` and the archived rows): a
+#: :class:`Column`'s ``key`` is one of them or one its game's ``table_values`` gives.
+ROW_VALUES = (
+    "played",
+    "won",
+    "drawn",
+    "lost",
+    "points_for",
+    "points_against",
+    "points_difference",
+    "places_text",
+    "rating",
+    "strength",
+    "points",
+)
+#: How a column's cells read: a number (right-aligned), a short text, the strength rating (its
+#: figure, its spread on hover, in the rating system's precision).
+CELLS = ("number", "text", "strength")
+#: Bootstrap's breakpoints a column may be hidden below (a phone shows the columns that matter).
+BREAKPOINTS = ("", "sm", "md", "lg")
+_KEY = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
+
+
+@dataclass(frozen=True)
+class Column:
+    """One column of a game's league table, between the entrant's name and the next fixture.
+
+    ``key``: the row's value it shows (one of :data:`ROW_VALUES`, or a key its game's
+    ``table_values`` hook gives for the rows shown); ``heading`` and ``title`` (the hover text) in
+    the game's words; ``cell``: how it reads (:data:`CELLS`); ``hide_below``: the breakpoint below
+    which a narrow screen leaves it out; ``strong``: the column the table is ranked on (bold);
+    ``archived``: kept in a finished season's final table (the strength rating is not: it moves
+    after the season)."""
+
+    key: str
+    heading: str
+    title: str
+    cell: str = "number"
+    hide_below: str = ""
+    strong: bool = False
+    archived: bool = True
+
+    def __post_init__(self) -> None:
+        if not _KEY.match(self.key):
+            raise ValueError(f"a table column's key is a short lower-case name, not {self.key!r}")
+        if self.cell not in CELLS:
+            raise ValueError(f"a table column's cell is one of {', '.join(CELLS)}")
+        if self.hide_below not in BREAKPOINTS:
+            raise ValueError(f"a table column hides below one of {', '.join(BREAKPOINTS[1:])}")
+        if not self.heading or len(self.heading) > 12 or len(self.title) > 120:
+            raise ValueError("a table column has a short heading (at most 12 characters) and a title")
+
+
+#: The strength rating's column, which every game's table may show (its rating system's figure).
+STRENGTH = Column(
+    "strength", "Str.", "Strength rating from the results", cell="strength", hide_below="md", archived=False
+)
+
+
+def default_columns(_season: Any) -> tuple[Column, ...]:
+    """A game's table when it says nothing of its own: played, won, drawn, lost, strength, points."""
+    return (
+        Column("played", "P", "Played"),
+        Column("won", "W", "Won"),
+        Column("drawn", "D", "Drawn"),
+        Column("lost", "L", "Lost"),
+        STRENGTH,
+        Column("points", "Pts", "League points", strong=True),
+    )
+
+
+def default_record(won: int, drawn: int, lost: int) -> str:
+    """A member's career record in a game, in words: "5 won, 1 drawn, 2 lost"."""
+    return f"{won} won, {drawn} drawn, {lost} lost"
 
 
 @dataclass(frozen=True)
@@ -85,7 +162,7 @@ class Game:
     """Everything the core asks of a game. Only ``info`` is required; a hook left at its default
     is a feature the game does not have (the page that would use it says so)."""
 
-    #: Its plain description: key, name, players per match, entrant words, table kind, tie-breaks.
+    #: Its plain description: key, name, players per match, entrant words, tie-breaks, rating system.
     info: GameInfo
 
     # --- features the core's own structure depends on --------------------------------------------
@@ -125,6 +202,21 @@ class Game:
     #: ``points(season, outcome, *, forfeited=False) -> int``: a side's league points for an outcome
     #: under a season's frozen house rules (league.readmodel.side_points for every game today).
     points: Callable[..., int] | None = None
+
+    # --- the league table and careers ------------------------------------------------------------------
+    #: ``table_columns(season) -> [Column]``: the league table's columns for a season (its house
+    #: rules may change them: a drawn column only where a time limit allows draws), in order; the
+    #: core adds the position, the entrant and the next fixture around them.
+    table_columns: Callable[[Any], Sequence[Column]] = default_columns
+    #: ``table_values(season, entrant ids) -> {entrant id: {key: value}}``: the values of the
+    #: game's own columns (keys not in ROW_VALUES) for the rows shown, in one query; None: none.
+    table_values: Callable[[Any, Sequence[int]], Mapping[int, Mapping[str, Any]]] | None = None
+    #: A result is a score a side (All-Stars' points): a bracket shows it beside each side's name.
+    scores: bool = False
+    #: What a side's points are called beside its place at a table ("15 treasure": Kage Masters).
+    points_word: str = "points"
+    #: ``career_record(won, drawn, lost) -> str``: a member's record in the game on their page.
+    career_record: Callable[[int, int, int], str] = default_record
 
     # --- house rules -------------------------------------------------------------------------------
     #: The house-rule fields only this game has (a league of another game neither shows nor asks
@@ -216,10 +308,10 @@ class Game:
             return self.bind_result_form(match, data, rules=rules)
         return self.result_form(data)
 
-    @property
-    def table_kind(self) -> str:
-        """How its league table reads: "score", "wins" or "places" (GameInfo.table)."""
-        return self.info.table
+    def columns(self, season: Any, *, archived: bool = False) -> tuple[Column, ...]:
+        """The league table's columns for ``season`` (``archived``: those a final table keeps)."""
+        columns = tuple(self.table_columns(season))
+        return tuple(c for c in columns if c.archived) if archived else columns
 
     @property
     def template_dir(self) -> str:

@@ -14,6 +14,7 @@ from django.db.models.functions import Coalesce, Length, RowNumber
 from django.utils import timezone
 
 from games import registry as games
+from games.protocol import ROW_VALUES
 from league.models import BracketSlot, Bye, KageDropout, League, Round, Season, SeasonEntry
 from league.readmodel import DECIDED, counted_matches_q, counts_bye_points, side_points  # noqa: F401 (re-exported)
 from matches.models import Match, MatchTeam, counted_q, playoff_round
@@ -42,6 +43,8 @@ class TableRow:
     opponents: tuple[int, ...] = ()
     strength: StrengthRating | None = None  # the game's strength rating, when the team has one
     places: tuple[tuple[str, int], ...] = ()  # a table game's: (place, how often), best first
+    #: the values of its game's own columns (``Game.table_values``), by their keys
+    values: dict = field(default_factory=dict)
 
     @property
     def places_text(self) -> str:
@@ -89,6 +92,8 @@ class TableRow:
         }
         if self.places:
             row["places_text"] = self.places_text
+        if self.values:
+            row["values"] = dict(self.values)
         return row
 
 
@@ -253,6 +258,8 @@ def league_table(season: Season) -> list[TableRow]:
     """The season's league table, sorted with its tie-breakers: the stored rows (one query), the
     head-to-head query only when some teams are still level where it applies, and the opponents
     met (one query) when a strength-of-schedule tie-breaker is chosen."""
+    site = season.league.game_site
+    columns = site.columns(season)
     rows = [
         TableRow(
             team=e.team,
@@ -268,8 +275,12 @@ def league_table(season: Season) -> list[TableRow]:
             strength=strength_of(e.team),
             places=places_of_entry(e),
         )
-        for e in table_entries(season, places=season.league.game_site.table_kind == "places")
+        for e in table_entries(season, places=any(c.key == "places_text" for c in columns))
     ]
+    if site.table_values is not None and any(c.key not in ROW_VALUES for c in columns):
+        values = site.table_values(season, [row.team.pk for row in rows])
+        for row in rows:
+            row.values = dict(values.get(row.team.pk, {}))
     tie_breakers = standings.parse_tie_breakers(season.tie_breaker_list)
     if any(t in SCHEDULE_STRENGTH for t in tie_breakers):
         met = opponents_met(season)

@@ -26,7 +26,7 @@ from common.fragments import fragment
 from common.pagecache import depends
 from common.ui import add_service_errors, submit_form
 from games import registry as games
-from league import dashboard, selectors, services
+from league import dashboard, selectors, services, table_layout
 from league.forms import (
     ApplicationDecisionForm,
     ApplyForm,
@@ -432,6 +432,7 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         if season.is_finished
         else fragment(f"season-table:{season.pk}", lambda: _table_html(season), season_scopes(season), request),
         "archived": season.final_table if season.is_finished else None,
+        "final_table": _final_table_html(season) if season.is_finished else "",
         "tie_breakers": [
             tie_breaker_choices(season.league.game).get(t, TIE_BREAKER_CHOICES.get(t, t))
             for t in season.tie_breaker_list
@@ -453,22 +454,32 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _table_html(season: Season) -> str:
-    """The running season's table with each team's next fixture (the same for every reader)."""
+    """The running season's table with each team's next fixture (the same for every reader), in
+    its game's columns (``Game.table_columns``: league/table_layout.py)."""
     table = selectors.league_table(season)
     nexts = selectors.next_fixtures(season, [row.team.pk for row in table])
-    rows = [(row, nexts.get(row.team.pk)) for row in table]
-    game = season.league.game_info
-    context = {
-        "rows": rows,
-        "show_next": True,
-        "scrolls": season.league.game_site.team_scrolls,
-        "entrant": game.entrant,
-        # The game's columns (GameInfo.table): All-Stars' scores; a game with no score its wins (a
-        # draw only where a time limit allows one); a table game its places, treasure, place points.
-        "kind": game.table,
-        "draws": game.table != "wins" or bool(getattr(season, "time_limit_minutes", None)),
-    }
-    return render_to_string("league/includes/_table.html", context)
+    site, game = season.league.game_site, season.league.game_info
+    return table_layout.render_table(
+        site.columns(season),
+        [(row, nexts.get(row.team.pk)) for row in table],
+        entrant=game.entrant,
+        system=game.strength_system,
+        scrolls=site.team_scrolls,
+        show_next=True,
+    )
+
+
+def _final_table_html(season: Season) -> str:
+    """A finished season's archived table (``Season.final_table``) in the columns its game keeps."""
+    site, game = season.league.game_site, season.league.game_info
+    rows = (season.final_table or {}).get("rows", [])
+    return table_layout.render_table(
+        site.columns(season, archived=True),
+        [(row, None) for row in rows],
+        entrant=game.entrant,
+        system=game.strength_system,
+        testid="final-table",
+    )
 
 
 @login_required

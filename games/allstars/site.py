@@ -8,13 +8,29 @@ from django.utils.safestring import mark_safe
 
 from games import allstars
 from games.allstars.demo import DEMO
-from games.protocol import Game, SimulatePanel
+from games.protocol import STRENGTH, Column, Game, SimulatePanel
 from league.models import HouseRules
 from league.readmodel import side_points
 from matches import forms as match_forms
 from matches import services as match_services
 from matches import simulation as match_simulation
 from stats.selectors.balance import balance
+
+#: Its league table: the won, drawn and lost, the points scored and conceded and their difference,
+#: the team rating, the strength rating, the league points.
+COLUMNS = (
+    Column("played", "P", "Played"),
+    Column("won", "W", "Won"),
+    Column("drawn", "D", "Drawn"),
+    Column("lost", "L", "Lost"),
+    Column("points_for", "For", "Points scored", hide_below="sm"),
+    Column("points_against", "Ag.", "Points conceded", hide_below="sm"),
+    Column("points_difference", "+/−", "Difference"),
+    Column("rating", "TR", "Team rating", hide_below="md"),
+    STRENGTH,
+    Column("points", "Pts", "League points", strong=True),
+)
+
 
 GAME_SITE = Game(
     info=allstars.GAME,
@@ -23,6 +39,8 @@ GAME_SITE = Game(
     result_form=match_forms.ResultForm,
     validate_result=match_services.validate_record,
     points=side_points,
+    table_columns=lambda _season: COLUMNS,
+    scores=True,
     house_rule_fields=HouseRules.ALLSTARS_ONLY_FIELDS,
     simulator=match_simulation.simulate_match,
     simulate_batch=match_simulation.simulate_batch,

@@ -17,8 +17,8 @@ GAME = GameInfo(
     # A league's table seats 3 to 5 (games.tables), though the book's game takes 2 (docs/rulings.md).
     table_sizes=(3, 5),
     # "The player with the most treasure wins" (KM l.46): a table's places score, treasure parts
-    # the level (as founded before issue 28: league.models.default_tie_breakers reads them).
-    table="places",
+    # the level (as founded before issue 28: league.models.default_tie_breakers reads them); the
+    # league table's columns are places, treasure and place points (games/kage_masters/site.py).
     tie_breakers=("points_for", "head_to_head", "wins"),
     strength_system="plackett_luce",
     summary="Tables of three to five players after the most treasure; the league keeps each table's places "

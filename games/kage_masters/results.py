@@ -20,6 +20,7 @@ from games import registry
 from games.kage_masters import engine as kage
 from games.players import results as game_results
 from games.players.results import SideResult
+from games.protocol import STRENGTH, Column
 from rules.engine.house_rules import HouseRules
 
 KAGE_MASTERS = registry.KAGE_MASTERS
@@ -189,3 +190,23 @@ def summary(record: Mapping[str, Any], names: Sequence[str], rules: HouseRules |
     """The record as (label, value) lines for the match page: its players by place
     (:func:`kage_table` gives them as a table); ``names`` in slot order."""
     return _kage_summary(record, names, rules)
+
+
+# --- the league table and a career (issue 28, part 3) ---------------------------------------------
+
+
+def table_columns(_season) -> tuple[Column, ...]:
+    """A table game's: the tables played, the places taken, the total treasure, the strength
+    rating and the place points."""
+    return (
+        Column("played", "P", "Tables played"),
+        Column("places_text", "Places", "Places taken at the tables", cell="text"),
+        Column("points_for", "Treasure", "Total treasure"),
+        STRENGTH,
+        Column("points", "Pts", "Place points", strong=True),
+    )
+
+
+def career_record(won: int, drawn: int, lost: int) -> str:
+    """ "3 won (first place), 5 not": a table has one winner and no draw."""
+    return f"{won} won (first place), {drawn + lost} not"

@@ -12,9 +12,8 @@ GAME = GameInfo(
     has_challenges=False,
     entrant="player",
     entrants="players",
-    # A game has a winner and no score (NJ l.16, l.120): the table counts wins, and level players
-    # are parted by the strength of the opponents they beat, then by their own games.
-    table="wins",
+    # A game has a winner and no score (NJ l.16, l.120): the table counts wins (games/ninjutsu/site.py),
+    # and level players are parted by the strength of the opponents they beat, then by their own games.
     tie_breakers=("wins", "buchholz", "head_to_head"),
     summary="One-on-one games won by killing the opponent's Soke; the league keeps each winner and how the Soke died.",
     rules_pages=(("Rules", "rules:ninjutsu"), ("Battle odds", "rules:ninjutsu_odds")),

@@ -18,6 +18,7 @@ from games import registry
 from games.ninjutsu.engine import Card, Ending, NinjutsuResult, validate
 from games.players import results as game_results
 from games.players.results import SideResult
+from games.protocol import STRENGTH, Column
 from rules.engine.house_rules import HouseRules
 
 NINJUTSU = registry.NINJUTSU
@@ -161,3 +162,25 @@ def result_line(record: Mapping[str, Any] | None, names: Sequence[str]) -> str:
 def summary(record: Mapping[str, Any], names: Sequence[str], rules: HouseRules | None = None) -> list[tuple[str, str]]:
     """The record as (label, value) lines for the match page; ``names`` in slot order."""
     return _ninjutsu_summary(record, names)
+
+
+# --- the league table and a career (issue 28, part 3) ---------------------------------------------
+
+
+def table_columns(season) -> tuple[Column, ...]:
+    """A game with a winner and no score: played, won, lost (drawn only where the season's time
+    limit allows a draw), the strength rating, the league points."""
+    drawn = (Column("drawn", "D", "Drawn on time"),) if getattr(season, "time_limit_minutes", None) else ()
+    return (
+        Column("played", "P", "Played"),
+        Column("won", "W", "Won"),
+        *drawn,
+        Column("lost", "L", "Lost"),
+        STRENGTH,
+        Column("points", "Pts", "League points", strong=True),
+    )
+
+
+def career_record(won: int, drawn: int, lost: int) -> str:
+    """ "5 won, 2 lost": a draw only where there was one (a time limit's)."""
+    return ", ".join([f"{won} won", *([f"{drawn} drawn"] if drawn else []), f"{lost} lost"])

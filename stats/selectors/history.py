@@ -339,13 +339,7 @@ class GameCareer:
     def record(self) -> str:
         """The record in the game's words: places for a table game, no draws where there were none
         in a game without a score."""
-        if self.game.table == "places":
-            return f"{self.won} won (first place), {self.played - self.won} not"
-        parts = [f"{self.won} won"]
-        if self.game.table == "score" or self.drawn:
-            parts.append(f"{self.drawn} drawn")
-        parts.append(f"{self.lost} lost")
-        return ", ".join(parts)
+        return registry.game_of(self.game.key).career_record(self.won, self.drawn, self.lost)
 
 
 def coach_careers(user) -> list[GameCareer]:

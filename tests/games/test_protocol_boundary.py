@@ -25,8 +25,9 @@ from games import registry
 ROOT = Path(__file__).resolve().parents[2]
 
 CORE_APPS = ("league", "matches", "teams", "stats", "newsletters", "notifications", "api", "common", "outbox")
-#: GameInfo's feature flags: the protocol's ``Game.team_scrolls``/``challenges``/``tables``/``table_kind`` say them.
-FLAGS = ("has_team_scrolls", "has_challenges", "plays_at_tables", "is_one_on_one")
+#: GameInfo's feature flags, and the league table's layouts the core once knew (``table_kind``): the
+#: protocol's ``Game.team_scrolls``/``challenges``/``tables`` and ``Game.table_columns`` say them.
+FLAGS = ("has_team_scrolls", "has_challenges", "plays_at_tables", "is_one_on_one", "table_kind")
 #: The registry's constants naming one game.
 KEY_NAMES = ("ALLSTARS", "NINJUTSU", "KAGE_MASTERS")
 GAME_KEYS = tuple(sorted(registry.GAMES))  # the site's own three (a test's game is registered later)

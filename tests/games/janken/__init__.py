@@ -18,8 +18,7 @@ GAME = GameInfo(
     has_challenges=False,
     entrant="player",
     entrants="players",
-    # A best of three always has a winner: the table counts wins.
-    table="wins",
+    # A best of three always has a winner: the table counts wins (tests/games/janken/site.py).
     tie_breakers=("wins", "head_to_head"),
     summary="Best-of-three rock, paper, scissors; the league keeps every throw.",
 )

@@ -17,9 +17,9 @@ from django.template import Template
 from rest_framework import serializers
 
 from api.serializers import StrictInput
-from games.protocol import Demo, Game, SimulatePanel
+from games.protocol import STRENGTH, Column, Demo, Game, SimulatePanel
 from league.readmodel import side_points
-from matches.models import Match
+from matches.models import Match, MatchTeam
 from tests.games import janken
 from tests.games.janken import engine
 
@@ -143,6 +143,34 @@ class JankenResultInput(StrictInput):
     )
 
 
+# --- the league table: its own column, the throws each player threw (Game.table_values) ------------
+
+
+def table_columns(_season) -> tuple[Column, ...]:
+    return (
+        Column("played", "P", "Played"),
+        Column("won", "W", "Won"),
+        Column("lost", "L", "Lost"),
+        Column("throws", "Thr.", "Throws thrown"),
+        STRENGTH,
+        Column("points", "Pts", "League points", strong=True),
+    )
+
+
+def table_values(season, team_ids) -> dict[int, dict[str, int]]:
+    """{entrant: {"throws": the throws of its confirmed games this season}}: one query."""
+    thrown = dict.fromkeys(team_ids, 0)
+    sides = MatchTeam.objects.filter(
+        team_id__in=team_ids, match__season=season, match__status=Match.Status.CONFIRMED
+    ).values_list("team_id", "match__submitted_record")
+    for team_id, record in sides:
+        try:
+            thrown[team_id] += len(result_of(record).throws)
+        except (ValueError, TypeError):
+            continue
+    return {team_id: {"throws": n} for team_id, n in thrown.items()}
+
+
 # --- statistics and the newsletter ------------------------------------------------------------------
 
 
@@ -234,6 +262,8 @@ GAME_SITE = Game(
     result_summary=result_summary,
     api_result_input=JankenResultInput,
     points=side_points,
+    table_columns=table_columns,
+    table_values=table_values,
     simulate_panel=SimulatePanel("Janken is not simulated.", "Janken is not simulated."),
     statistics=statistics,
     statistics_template=STATISTICS_TEMPLATE,

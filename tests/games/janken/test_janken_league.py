@@ -6,6 +6,8 @@ an export imported into an empty database. No file outside this package names it
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from pathlib import Path
@@ -204,6 +206,24 @@ def test_a_janken_league_end_to_end(
     for name in names:
         assert name in table
     assert "koban" not in table.lower() and "challenge" not in table.lower()
+    # Its own columns (Game.table_columns), one of them from its own query (Game.table_values): the
+    # first game's four throws and the second's three.
+    titles = re.findall(r'<th scope="col"[^>]*title="([^"]*)"', table)
+    assert titles[:4] == ["Played", "Won", "Lost", "Throws thrown"]
+    thrown = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", table, flags=re.S):
+        named = re.search(r'<a href="[^"]*">([^<]*)</a>', row)
+        if named:
+            thrown[named.group(1)] = re.findall(r"<td[^>]*>(.*?)</td>", row, flags=re.S)[
+                1 + titles.index("Throws thrown")
+            ]
+    assert thrown[sides[0].team.name] == thrown[sides[1].team.name] == "4"
+    assert {thrown[s.team.name] for s in api_sides} == {"3"}
+    # ... and the table's CSV carries it after every game's figures
+    csv_url = reverse("exports:table_csv", kwargs={"slug": league.slug, "number": season.number})
+    lines = list(csv.reader(io.StringIO(client.get(csv_url).content.decode())))
+    assert lines[0][-1] == "throws"
+    assert {line[1]: line[-1] for line in lines[1:]}[sides[0].team.name] == "4"
 
     # --- the statistics: the game's own, through its template ---------------------------------------
     stats = client.get(reverse("stats:league_leaderboards", kwargs={"slug": league.slug})).content.decode()
