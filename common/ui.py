@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from crispy_forms.layout import Submit
+from django import forms
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 
@@ -57,3 +58,26 @@ def submit_form(
         return None
     messages.success(request, success(result) if callable(success) else success)
     return Submitted(result)
+
+
+#: The largest id a database's integer key holds (a 64-bit signed integer).
+LARGEST_ID = 2**63 - 1
+
+
+class BoundedModelMultipleChoiceField(forms.ModelMultipleChoiceField):
+    """A multiple choice of rows whose ids are checked as numbers before the query: an id beyond
+    the database's integer (a hostile ``others=99999999999999999999``) is "not a choice" rather
+    than SQLite's OverflowError, a 500 (Django checks the range of an ``exact`` lookup, not of the
+    ``in`` lookup this field runs)."""
+
+    def _check_values(self, value):
+        for pk in value if isinstance(value, list | tuple) else ():
+            try:
+                number = int(str(pk))
+            except (TypeError, ValueError):
+                continue  # Django's own check says it is not an id
+            if not 0 <= number <= LARGEST_ID:
+                raise ValidationError(
+                    self.error_messages["invalid_choice"], code="invalid_choice", params={"value": str(pk)[:20]}
+                )
+        return super()._check_values(value)

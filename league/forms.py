@@ -6,7 +6,7 @@ from crispy_forms.helper import FormHelper
 from django import forms
 
 from common.text import NameFormField, SingleLineFormField
-from common.ui import StyledSubmit
+from common.ui import BoundedModelMultipleChoiceField, StyledSubmit
 from games import registry as games
 from league.models import (
     HOUSE_RULE_BOUNDS,
@@ -346,7 +346,7 @@ class TableArrangeForm(CrispyMixin, forms.Form):
 
     submit_label = "Create the table"
     home = forms.ModelChoiceField(queryset=Team.objects.none(), label="You (seat 1)", empty_label=None)
-    others = forms.ModelMultipleChoiceField(
+    others = BoundedModelMultipleChoiceField(
         queryset=Team.objects.none(), label="The other players at the table", widget=forms.CheckboxSelectMultiple
     )
     date = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))

@@ -6,7 +6,7 @@ from django.contrib.auth import authenticate
 from django.contrib.auth.forms import PasswordChangeForm, UserCreationForm
 
 from common.text import NameFormField, SingleLineFormField, fold, mixed_script_words, name_key
-from common.ui import StyledSubmit
+from common.ui import BoundedModelMultipleChoiceField, StyledSubmit
 from games import registry as games
 from rules.models import Clan, SpecialAbility
 from teams.models import MOTTO_MAX_LENGTH, Team
@@ -109,7 +109,7 @@ class TeamCreateForm(CrispyMixin, forms.Form):
 class RecruitForm(CrispyMixin, forms.Form):
     submit_label = "Recruit"
     name = NameFormField(max_length=60, required=False, help_text="Leave blank for a default name.")
-    abilities = forms.ModelMultipleChoiceField(
+    abilities = BoundedModelMultipleChoiceField(
         queryset=SpecialAbility.objects.none(), required=False, widget=forms.CheckboxSelectMultiple
     )
 
@@ -123,7 +123,7 @@ class RecruitForm(CrispyMixin, forms.Form):
         if n == 1:
             field = forms.ModelChoiceField(queryset=abilities_qs, widget=forms.RadioSelect, empty_label=None)
         elif n > 1:
-            field = forms.ModelMultipleChoiceField(queryset=abilities_qs, widget=forms.CheckboxSelectMultiple)
+            field = BoundedModelMultipleChoiceField(queryset=abilities_qs, widget=forms.CheckboxSelectMultiple)
         else:
             field = None
         if field is None:
