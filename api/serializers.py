@@ -394,6 +394,7 @@ class SideSerializer(serializers.ModelSerializer):
             "points",
             "outcome",
             "league_points",
+            "dropped_out",
             "koban_earned",
             "roster_snapshot",
             "ninjas",
