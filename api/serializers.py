@@ -782,7 +782,6 @@ class DropoutInput(StrictInput):
     below_minimum = serializers.ChoiceField(
         choices=["replay", "dissolve"],
         required=False,
-        default="",
         help_text="Only needed when fewer than the smallest table's players would be left: replay the table "
         "(voided, a new one of the same players) or dissolve it (voided, nobody scores)",
     )

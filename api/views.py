@@ -524,7 +524,7 @@ class MatchViewSet(ReadOnlyViewSet):
         side = next((x for x in match.sides.all() if x.team_id == data["player"]), None)
         if side is None:
             raise drf_exceptions.ValidationError({"player": [f"Entry {data['player']} is not at this table."]})
-        what = {"match": match, "team": side.team, "when": data["when"], "below_minimum": data["below_minimum"]}
+        what = {"match": match, "team": side.team, "when": data["when"], "below_minimum": data.get("below_minimum", "")}
         with _fields_named():
             if data["dry_run"]:
                 plan = league_services.dropout_plan(**what)
