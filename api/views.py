@@ -243,13 +243,7 @@ class SeasonViewSet(ReadOnlyViewSet):
             "season": season.pk,
             "round_number": number,
             "tables": [
-                {
-                    "match": m.pk,
-                    "table": i,
-                    "status": m.status,
-                    "players": [{"team": t.pk, "name": t.name, "dropped_out": ""} for t in seated],
-                }
-                for i, (m, seated) in enumerate(plan.tables, start=1)
+                _table(m, i, [_player(t) for t in seated]) for i, (m, seated) in enumerate(plan.tables, start=1)
             ],
             "changes": plan.changes,
             "added_repeats": plan.added_repeats,
@@ -265,15 +259,18 @@ def _latest_round(season: Season) -> int:
     return latest or 1
 
 
+def _player(team: Team, dropped_out: str = "") -> dict:
+    return {"team": team.pk, "name": team.name, "dropped_out": dropped_out}
+
+
+def _table(match: Match, number: int, players: list[dict]) -> dict:
+    return {"match": match.pk, "table": number, "status": match.status, "players": players}
+
+
 def _tables_as_seated(tables) -> list[dict]:
+    """The round's tables (``league.services.round_tables``) as RoundTableSerializer reads them."""
     return [
-        {
-            "match": m.pk,
-            "table": i,
-            "status": m.status,
-            "players": [{"team": x.team_id, "name": x.team.name, "dropped_out": x.dropped_out} for x in m.sides.all()],
-        }
-        for i, m in enumerate(tables, start=1)
+        _table(m, i, [_player(x.team, x.dropped_out) for x in m.sides.all()]) for i, m in enumerate(tables, start=1)
     ]
 
 
@@ -528,7 +525,7 @@ class MatchViewSet(ReadOnlyViewSet):
         with _fields_named():
             if data["dry_run"]:
                 plan = league_services.dropout_plan(**what)
-                present = [{"team": t.pk, "name": t.name, "dropped_out": ""} for t in plan.present]
+                present = [_player(t) for t in plan.present]
                 return Response(s.DropoutPlanSerializer({**vars(plan), "present": present, "dry_run": True}).data)
             league_services.table_dropout(**what, actor=request.user)
         return _match_response(match.pk, request)
