@@ -35,6 +35,16 @@ class CanSettleResult(BasePermission):
         return match_services.is_master_of(request.user, obj)
 
 
+class CanManageFixture(BasePermission):
+    """A league fixture's changes (a table's drop-out): its league's master, as the fixture pages
+    (``league.views._managed_fixture``)."""
+
+    message = "Only the league's ninja master may change a fixture."
+
+    def has_object_permission(self, request, view, obj) -> bool:
+        return league_permissions.can_manage_fixture(request.user, obj)
+
+
 class IsSeasonMaster(BasePermission):
     message = "Only the league's ninja master may do this."
 

@@ -3,6 +3,8 @@ serializers of the writes (every field bounded: lengths, ranges, list sizes)."""
 
 from __future__ import annotations
 
+import re
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -392,6 +394,7 @@ class SideSerializer(serializers.ModelSerializer):
             "points",
             "outcome",
             "league_points",
+            "dropped_out",
             "koban_earned",
             "roster_snapshot",
             "ninjas",
@@ -757,6 +760,118 @@ class ScheduleInput(serializers.Serializer):
         allow_null=True,
         help_text="Omit to roll each fixture's challenge",
     )
+
+
+# --- tables as a club runs them (issue 28, part 4): drop-outs and seating moves, the master's ---------
+
+#: A round seats at most this many players in one seating document (the body's limit holds it far
+#: lower anyway); a document with more entries than the round's players is refused by the view.
+MAX_SEATING = 1000
+TEAM_ID_PATTERN = r"^[1-9][0-9]{0,17}$"
+
+
+class DropoutInput(StrictInput):
+    """A player dropped out of a table: who, when, and for a table left below the smallest table,
+    replay or dissolve (``league.services.dropout_plan``)."""
+
+    player = serializers.IntegerField(min_value=1, max_value=2**62, help_text="The entry (team id) who dropped out")
+    when = serializers.ChoiceField(
+        choices=[MatchTeam.Dropout.BEFORE, MatchTeam.Dropout.DURING],
+        help_text="Before the game (did not come) or during it (left the table)",
+    )
+    below_minimum = serializers.ChoiceField(
+        choices=["replay", "dissolve"],
+        required=False,
+        help_text="Only needed when fewer than the smallest table's players would be left: replay the table "
+        "(voided, a new one of the same players) or dissolve it (voided, nobody scores)",
+    )
+    dry_run = serializers.BooleanField(default=False, help_text="Answer what it would do, and write nothing")
+
+
+class TablePlayerSerializer(serializers.Serializer):
+    team = serializers.IntegerField(help_text="The entry's id (teams/{id}/)")
+    name = serializers.CharField()
+    dropped_out = serializers.CharField(help_text='"" (played), "before" or "during" (dropped out of the table)')
+
+
+class DropoutPlanSerializer(serializers.Serializer):
+    """What recording the drop-out would do (a dry run: nothing was written)."""
+
+    dry_run = serializers.BooleanField(help_text="True: nothing was written")
+    match = serializers.IntegerField(source="match.pk")
+    player = serializers.IntegerField(source="team.pk")
+    when = serializers.ChoiceField(choices=[MatchTeam.Dropout.BEFORE, MatchTeam.Dropout.DURING])
+    present = TablePlayerSerializer(many=True, help_text="The players left at the table")
+    below_minimum = serializers.BooleanField(help_text="Fewer than the smallest table's players would be left")
+    choice = serializers.CharField(help_text='For a table left too small: "replay" or "dissolve"; else ""')
+    facts = serializers.ListField(child=serializers.CharField(), help_text="What it does, as the site lists it")
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "description": "{entry (team id): table (the match's id)}: every player of the round, once",
+        "propertyNames": {"pattern": TEAM_ID_PATTERN},
+        "additionalProperties": {"type": "integer", "minimum": 1, "maximum": 2**62, "format": "int64"},
+        "minProperties": 1,
+        "maxProperties": MAX_SEATING,
+    }
+)
+class SeatingField(serializers.DictField):
+    """{team id: match id} as ints; keys are digits (JSON's keys are strings), bounded in number."""
+
+    child = serializers.IntegerField(min_value=1, max_value=2**62)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            if not data:
+                raise serializers.ValidationError("Seat every player of the round.")
+            if len(data) > MAX_SEATING:
+                raise serializers.ValidationError(f"At most {MAX_SEATING} players.")
+            bad = [key for key in data if not isinstance(key, str) or not re.fullmatch(TEAM_ID_PATTERN, key)]
+            if bad:
+                raise serializers.ValidationError("Each key is an entry's id (digits).")
+        value = super().to_internal_value(data)
+        return {int(key): table for key, table in value.items()}
+
+
+class SeatingInput(StrictInput):
+    """The master seats every player of a round (``league.services.seating_plan``)."""
+
+    round_number = serializers.IntegerField(min_value=1, max_value=10_000, help_text="The round to re-seat")
+    seating = SeatingField(help_text="Every player of the round, once: {entry id: the match id of his table}")
+    dry_run = serializers.BooleanField(default=False, help_text="Answer what it would change, and write nothing")
+
+
+class RoundTableSerializer(serializers.Serializer):
+    match = serializers.IntegerField(help_text="The table's match id (matches/{id}/)")
+    table = serializers.IntegerField(help_text="The table's number in the round, from 1")
+    status = serializers.ChoiceField(choices=Match.Status.choices)
+    players = TablePlayerSerializer(many=True, help_text="In seat order")
+
+
+class RoundSeatingSerializer(serializers.Serializer):
+    """A round's tables as they are, and why they cannot be re-seated (null when they can)."""
+
+    season = serializers.IntegerField()
+    round_number = serializers.IntegerField()
+    refusal = serializers.CharField(allow_null=True, help_text="Why the seating cannot change; null when it can")
+    tables = RoundTableSerializer(many=True)
+
+
+class SeatingPlanSerializer(serializers.Serializer):
+    """What the seating changes (a dry run), or changed."""
+
+    dry_run = serializers.BooleanField(help_text="True: nothing was written")
+    season = serializers.IntegerField()
+    round_number = serializers.IntegerField()
+    tables = RoundTableSerializer(many=True, help_text="Every table of the round, seated as planned")
+    changes = serializers.ListField(child=serializers.CharField(), help_text="Who moves from which table to which")
+    added_repeats = serializers.ListField(
+        child=serializers.CharField(), help_text="Pairs who would meet again this season, and do not as seated now"
+    )
+    repeats_before = serializers.IntegerField(help_text="Pairs meeting again, as seated now")
+    repeats_after = serializers.IntegerField(help_text="Pairs meeting again, as planned")
 
 
 class ScheduleRunSerializer(serializers.ModelSerializer):

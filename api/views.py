@@ -3,10 +3,12 @@ forms call, after the permission functions the pages ask (api.permissions)."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from django import forms
-from django.core.exceptions import ValidationError
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import transaction
-from django.db.models import Prefetch
+from django.db.models import Max, Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import PolymorphicProxySerializer, extend_schema, extend_schema_view
@@ -31,7 +33,7 @@ from league.models import League, ScheduleRun, Season
 from league.tasks import schedule_generate_task
 from matches import selectors as match_selectors
 from matches import services as match_services
-from matches.models import Match, MatchTeam
+from matches.models import REGULAR_STAGE, Match, MatchTeam
 from newsletters.models import Newsletter
 from outbox.dispatch import dispatch_on_commit
 from rules import selectors as rules_selectors
@@ -126,18 +128,27 @@ class LeagueViewSet(ReadOnlyViewSet):
         return s.LeagueDetailSerializer if self.action == "retrieve" else s.LeagueSerializer
 
 
+class SeatingQuery(queries.QueryForm):
+    round = queries.WholeNumberField(
+        min_value=1, max_value=10_000, help_text="The round (left out: the latest round drawn)"
+    )
+
+
 class SeasonViewSet(ReadOnlyViewSet):
     queryset = Season.objects.select_related("league").order_by("league__slug", "number")
     serializer_class = s.SeasonSerializer
     filterset_class = SeasonFilter
 
+    #: the master's writes on a season
+    MASTER_WRITES = ("schedule", "seating_apply")
+
     def get_permissions(self):
-        if self.action == "schedule":
+        if self.action in self.MASTER_WRITES:
             return [IsAuthenticated(), permissions.IsSeasonMaster()]
         return super().get_permissions()
 
     def get_throttles(self):
-        return [t() for t in WRITE_THROTTLES] if self.action == "schedule" else super().get_throttles()
+        return [t() for t in WRITE_THROTTLES] if self.action in self.MASTER_WRITES else super().get_throttles()
 
     @extend_schema(responses=s.TableSerializer, filters=False)
     @action(detail=True, filterset_class=None, pagination_class=None)
@@ -182,6 +193,99 @@ class SeasonViewSet(ReadOnlyViewSet):
         return Response(
             s.ScheduleRunSerializer(run, context={"request": request}).data, status=status.HTTP_202_ACCEPTED
         )
+
+    @extend_schema(
+        responses=s.RoundSeatingSerializer, parameters=queries.openapi_parameters(SeatingQuery), filters=False
+    )
+    @action(detail=True, filterset_class=None, pagination_class=None)
+    def seating(self, request, pk=None):
+        """A round's tables as they are seated (``round``; left out: the latest round drawn), and why
+        their seating cannot change (``refusal``, null when the master may move players): the body
+        of a seating move starts from it. Public, as the fixtures."""
+        season = self.get_object()
+        query = queries.cleaned(SeatingQuery, request.query_params)
+        number = query.get("round") or _latest_round(season)
+        tables = league_services.round_tables(season, number)
+        refusal = league_services.seating_refusal(season, number, tables)
+        data = {"season": season.pk, "round_number": number, "refusal": refusal, "tables": _tables_as_seated(tables)}
+        return Response(s.RoundSeatingSerializer(data).data)
+
+    @extend_schema(request=s.SeatingInput, responses=s.SeatingPlanSerializer, filters=False)
+    @seating.mapping.post
+    def seating_apply(self, request, pk=None):
+        """Move players between the tables of a round before it starts (the master; a game played at
+        tables): ``seating`` seats every player of the round at one of its tables (the match's id).
+        With ``dry_run`` the answer is what would change and the repeat meetings it would add, and
+        nothing is written; else the tables are seated so (``league.services.tables_reseat``)."""
+        season = self.get_object()
+        body = s.SeatingInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        number, seating = data["round_number"], data["seating"]
+        tables = league_services.round_tables(season, number)
+        refusal = league_services.seating_refusal(season, number, tables)
+        if refusal:
+            raise ValidationError(refusal)
+        players = sum(len(m.sides.all()) for m in tables)
+        if len(seating) > players:
+            raise drf_exceptions.ValidationError(
+                {"seating": [f"Round {number} seats {players} players: seat each of them once."]}
+            )
+        with _fields_named():
+            if data["dry_run"]:
+                plan = league_services.seating_plan(season=season, round_number=number, seating=seating)
+            else:
+                plan = league_services.tables_reseat(
+                    season=season, round_number=number, seating=seating, actor=request.user
+                )
+        answer = {
+            "dry_run": data["dry_run"],
+            "season": season.pk,
+            "round_number": number,
+            "tables": [
+                _table(m, i, [_player(t) for t in seated]) for i, (m, seated) in enumerate(plan.tables, start=1)
+            ],
+            "changes": plan.changes,
+            "added_repeats": plan.added_repeats,
+            "repeats_before": plan.repeats_before,
+            "repeats_after": plan.repeats_after,
+        }
+        return Response(s.SeatingPlanSerializer(answer).data)
+
+
+def _latest_round(season: Season) -> int:
+    """The season's latest regular round drawn (1 when none is)."""
+    latest = Match.objects.filter(season=season, stage=REGULAR_STAGE).aggregate(n=Max("round_number"))["n"]
+    return latest or 1
+
+
+def _player(team: Team, dropped_out: str = "") -> dict:
+    return {"team": team.pk, "name": team.name, "dropped_out": dropped_out}
+
+
+def _table(match: Match, number: int, players: list[dict]) -> dict:
+    return {"match": match.pk, "table": number, "status": match.status, "players": players}
+
+
+def _tables_as_seated(tables) -> list[dict]:
+    """The round's tables (``league.services.round_tables``) as RoundTableSerializer reads them."""
+    return [
+        _table(m, i, [_player(x.team, x.dropped_out) for x in m.sides.all()]) for i, m in enumerate(tables, start=1)
+    ]
+
+
+@contextmanager
+def _fields_named():
+    """A service's refusal that names a field of the body (``{"below_minimum": ...}``) is the API's
+    entry for that field; any other stays ``{"detail": [...]}`` (api.errors)."""
+    try:
+        yield
+    except ValidationError as exc:
+        if not hasattr(exc, "error_dict"):
+            raise
+        raise drf_exceptions.ValidationError(
+            {("detail" if name == NON_FIELD_ERRORS else name): messages for name, messages in exc.message_dict.items()}
+        ) from None
 
 
 # --- matches ----------------------------------------------------------------------------------------
@@ -235,8 +339,10 @@ class MatchViewSet(ReadOnlyViewSet):
                 .prefetch_related(Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("slot")))
                 .distinct()
             )
-        # the permission functions read the league's master and each side's owner
-        return Match.objects.select_related("league", "season", "challenge").prefetch_related(
+        # the permission functions read the league's master and each side's owner (a drop-out: the
+        # season's league's table sizes too)
+        related = ("league", "season", "challenge") + (("season__league",) if self.action == "dropout" else ())
+        return Match.objects.select_related(*related).prefetch_related(
             Prefetch("sides", queryset=MatchTeam.objects.select_related("team").order_by("slot"))
         )
 
@@ -250,10 +356,12 @@ class MatchViewSet(ReadOnlyViewSet):
             return [IsAuthenticated(), permissions.CanConfirmResult()]
         if self.action == "settle":
             return [IsAuthenticated(), permissions.CanSettleResult()]
+        if self.action == "dropout":
+            return [IsAuthenticated(), permissions.CanManageFixture()]
         return super().get_permissions()
 
     def get_throttles(self):
-        if self.action in ("draft", "result", "confirm", "reject", "settle", "upkeep"):
+        if self.action in ("draft", "result", "confirm", "reject", "settle", "upkeep", "dropout"):
             return [t() for t in WRITE_THROTTLES]
         return super().get_throttles()
 
@@ -385,6 +493,41 @@ class MatchViewSet(ReadOnlyViewSet):
         choice = s.SettleInput(data=request.data)
         choice.is_valid(raise_exception=True)
         match_services.match_settle(match=match, actor=request.user, pick=choice.validated_data["pick"])
+        return _match_response(match.pk, request)
+
+    @extend_schema(
+        request=s.DropoutInput,
+        responses=PolymorphicProxySerializer(
+            component_name="DropoutAnswer",
+            serializers=[s.DropoutPlanSerializer, s.MatchDetailSerializer],
+            resource_type_field_name=None,
+        ),
+        filters=False,
+    )
+    @action(detail=True, methods=["post"], filterset_class=None)
+    def dropout(self, request, pk=None):
+        """A player dropped out of a table (the league's master; a game played at tables, before the
+        table's result is entered): ``player`` (his entry's id), ``when`` (before or during the game)
+        and, for a table left below the smallest table, ``below_minimum`` (replay or dissolve). With
+        ``dry_run`` the answer is what it would do (``facts``, as the site lists them) and nothing is
+        written; else it is recorded (``league.services.table_dropout``) and the answer is the match."""
+        match = self.get_object()
+        refusal = league_services.dropout_refusal(match)
+        if refusal:
+            raise ValidationError(refusal)
+        body = s.DropoutInput(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = body.validated_data
+        side = next((x for x in match.sides.all() if x.team_id == data["player"]), None)
+        if side is None:
+            raise drf_exceptions.ValidationError({"player": [f"Entry {data['player']} is not at this table."]})
+        what = {"match": match, "team": side.team, "when": data["when"], "below_minimum": data.get("below_minimum", "")}
+        with _fields_named():
+            if data["dry_run"]:
+                plan = league_services.dropout_plan(**what)
+                present = [_player(t) for t in plan.present]
+                return Response(s.DropoutPlanSerializer({**vars(plan), "present": present, "dry_run": True}).data)
+            league_services.table_dropout(**what, actor=request.user)
         return _match_response(match.pk, request)
 
 

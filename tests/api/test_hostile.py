@@ -69,6 +69,8 @@ VALID_ELSEWHERE = {
     "schedule": set(),
     "settle": set(),
     "upkeep": set(),
+    "dropout": set(),
+    "seating": set(),
 }
 
 
@@ -88,9 +90,21 @@ WRITE_NAMES = (
     "api:match-settle",
     "api:match-confirm",
     "api:match-upkeep",
+    "api:match-dropout",
+    "api:season-seating",
 )
 #: Who posts to each of WRITE_NAMES.
-WRITE_ROLES = ("player", "player", "other_player", "other_master", "master", "other_player", "other_player")
+WRITE_ROLES = (
+    "player",
+    "player",
+    "other_player",
+    "other_master",
+    "master",
+    "other_player",
+    "other_player",
+    "master",
+    "master",
+)
 
 
 def _writes(world) -> list[str]:
@@ -102,6 +116,8 @@ def _writes(world) -> list[str]:
         world.extra["disputed"],
         world.submitted,
         world.extra["upkeep_waits"],
+        world.extra["kage_round_table"],
+        world.extra["kage_tables_season"],
     ]
     return [reverse(name, kwargs={"pk": obj.pk}) for name, obj in zip(WRITE_NAMES, objects, strict=True)]
 
@@ -230,6 +246,18 @@ def _poisoned(world) -> list[tuple[str, str, str, str]]:
         ),
         ("settle: pick", "master", at("api:match-settle", world.extra["ninjutsu_disputed"]), '{"pick": "{X}"}'),
         ("settle: pick (All-Stars)", "master", at("api:match-settle", world.extra["disputed"]), '{"pick": "{X}"}'),
+        (
+            "dropout: when",
+            "master",
+            at("api:match-dropout", world.extra["kage_round_table"]),
+            '{"player": 1, "when": "{X}"}',
+        ),
+        (
+            "seating: a player's key",
+            "master",
+            at("api:season-seating", world.extra["kage_tables_season"]),
+            '{"round_number": 1, "seating": {"{X}": 1}}',
+        ),
     ]
     for name in WRITE_NAMES:  # a key, and a string deep in a list, at every write
         url = next(u for _, _, u, _ in cases if u.endswith(name.split("-")[-1] + "/"))

@@ -777,6 +777,31 @@ RULES.update(
         "api:season-detail": [_public(_api_season)],
         "api:season-table": [_public(_api_season)],
         "api:season-fixtures": [_public(_api_season)],
+        # a round's tables as seated: public, as the fixtures; moving players: the league's master
+        # (issue 28, part 4), for a season of tables and for an All-Stars season alike (refused: 400)
+        "api:season-seating": [
+            Case(
+                kwargs=lambda w: {"pk": w.extra["kage_tables_season"].pk},
+                get=ANY,
+                post=MASTER,
+                data=lambda w: {
+                    "round_number": 1,
+                    "seating": {
+                        str(side.team_id): w.extra["kage_round_table"].pk
+                        for side in w.extra["kage_round_table"].sides.all()
+                    },
+                    "dry_run": False,
+                },
+                label="kage round 1",
+            ),
+            Case(
+                kwargs=_api_season,
+                get=ANY,
+                post=MASTER,
+                data=lambda w: {"round_number": 1, "seating": {str(w.team_a.pk): w.open_match.pk}},
+                label="an All-Stars season",
+            ),
+        ],
         "api:season-schedule": [
             Case(kwargs=_api_season, get=None, post=MASTER, data=lambda w: {"kind": "round_robin"}),
             Case(
@@ -824,6 +849,22 @@ RULES.update(
         "api:match-settle": [
             Case(
                 kwargs=lambda w: {"pk": w.extra["disputed"].pk}, get=None, post=MASTER, data=lambda w: {"pick": "first"}
+            )
+        ],
+        # a table's drop-out (issue 28, part 4): the league's master only, in every state of a table
+        "api:match-dropout": [
+            Case(
+                kwargs=kwargs,
+                get=None,
+                post=MASTER,
+                data=lambda w: {"player": w.extra["kage_players"][1].pk, "when": "during", "below_minimum": "replay"},
+                label=label,
+            )
+            for kwargs, label in (
+                (_extra("kage_open"), "kage table open"),
+                (_extra("kage_submitted"), "kage table submitted"),
+                (_extra("kage_round_table"), "kage round's table"),
+                (lambda w: {"pk": w.open_match.pk}, "an All-Stars fixture"),
             )
         ],
         "api:team-list": [_public()],
