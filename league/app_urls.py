@@ -15,6 +15,7 @@ urlpatterns = [
     path("fixtures/<int:pk>/pairing/", views.fixture_pairing, name="fixture_pairing"),
     path("fixtures/<int:pk>/forfeit/", views.fixture_forfeit, name="fixture_forfeit"),
     path("fixtures/<int:pk>/drop-out/", views.table_dropout, name="table_dropout"),
+    path("fixtures/<int:pk>/drop-out/undo/", views.table_dropout_undo, name="table_dropout_undo"),
     path("fixtures/<int:pk>/replay/", views.fixture_replay, name="fixture_replay"),
     path("join/<str:code>/", views.invitation_join, name="join"),
     path("<slug:slug>/", views.league_detail, name="detail"),

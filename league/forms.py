@@ -490,6 +490,24 @@ class TableDropoutForm(CrispyMixin, forms.Form):
         return self._sides[int(self.cleaned_data["player"])]
 
 
+class DropoutUndoForm(CrispyMixin, forms.Form):
+    """Step 1 says whose drop-out was recorded by mistake; the next page shows what undoing it does
+    and asks for confirmation."""
+
+    submit_label = "Show what it does"
+    player = forms.ChoiceField(label="Whose drop-out to undo", widget=forms.RadioSelect)
+    confirm = forms.BooleanField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, sides, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = [(str(s.team_id), s.team.name) for s in sides if s.dropped_out]
+        self._sides = {s.team_id: s.team for s in sides}
+        self._setup_helper()
+
+    def team(self) -> Team:
+        return self._sides[int(self.cleaned_data["player"])]
+
+
 class RoundSeatingForm(CrispyMixin, forms.Form):
     """The master seats each player of a round at one of its tables (a select a player, laid out
     for a phone); the next page shows what changes and the repeat meetings it adds."""

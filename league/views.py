@@ -30,6 +30,7 @@ from league import dashboard, selectors, services, table_layout
 from league.forms import (
     ApplicationDecisionForm,
     ApplyForm,
+    DropoutUndoForm,
     FixtureArrangeForm,
     FixtureChallengeForm,
     FixtureForfeitForm,
@@ -953,6 +954,40 @@ def table_dropout(request: HttpRequest, pk: int) -> HttpResponse:
     confirm.submit_label, confirm.submit_class = "Record the drop-out", "btn-danger"
     confirm._setup_helper()
     return _action_page(request, match, "Confirm the drop-out", changes=plan.facts, form=confirm)
+
+
+@login_required
+def table_dropout_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    """A drop-out recorded by mistake, undone (the player is back at the table) in two steps: whose,
+    then what it does, confirmed. The master only, while the table has no result."""
+    match = _managed_fixture(request, pk)
+    refusal = services.dropout_undo_refusal(match)
+    title = "Undo a drop-out"
+    if refusal:
+        return _action_page(request, match, title, refusal=refusal)
+    sides = list(match.sides.all())
+    form = DropoutUndoForm(request.POST if request.method == "POST" else None, sides=sides)
+    if request.method != "POST" or not form.is_valid():
+        return _action_page(request, match, title, form=form)
+    team = form.team()
+    try:
+        facts = services.dropout_undo_facts(match, team)
+    except ValidationError as exc:
+        add_service_errors(form, exc)
+        return _action_page(request, match, title, form=form)
+    if form.cleaned_data["confirm"]:
+        try:
+            services.table_dropout_undo(match=match, team=team, actor=request.user)
+        except ValidationError as exc:
+            messages.error(request, " ".join(exc.messages))
+        else:
+            messages.success(request, facts[0])
+            return redirect(_fixtures_url(match.season))
+    confirm = DropoutUndoForm(initial={"player": team.pk, "confirm": True}, sides=sides)
+    confirm.fields["player"].widget = forms.HiddenInput()
+    confirm.submit_label, confirm.submit_class = "Undo the drop-out", "btn-primary"
+    confirm._setup_helper()
+    return _action_page(request, match, "Confirm: undo the drop-out", changes=facts, form=confirm)
 
 
 @login_required

@@ -66,10 +66,13 @@ from league.services.tables import (
     SeatingPlan,
     dropout_plan,
     dropout_refusal,
+    dropout_undo_facts,
+    dropout_undo_refusal,
     round_tables,
     seating_plan,
     seating_refusal,
     table_dropout,
+    table_dropout_undo,
     tables_reseat,
 )
 
@@ -80,10 +83,13 @@ __all__ = [
     "SeatingPlan",
     "dropout_plan",
     "dropout_refusal",
+    "dropout_undo_facts",
+    "dropout_undo_refusal",
     "round_tables",
     "seating_plan",
     "seating_refusal",
     "table_dropout",
+    "table_dropout_undo",
     "tables_reseat",
     # invitations
     "invitation_apply",

@@ -187,6 +187,60 @@ def table_dropout(*, match: Match, team: Team, when: str, below_minimum: str = "
     return plan
 
 
+def dropout_undo_refusal(match: Match) -> str | None:
+    """Why no drop-out can be undone at this fixture (None when one can): a scheduled table of a
+    running season, with no result entered, that someone dropped out of. A drop-out that left the
+    table too small voided it (replayed or dissolved): that is not undone here."""
+    if match.season_id is None or not match.league.game_site.tables:
+        return "Only a drop-out from a league's table is undone."
+    if match.season.is_finished:
+        return "The season is over."
+    if match.status != Match.Status.SCHEDULED:
+        return (
+            f"This table is {match.get_status_display().lower()}: a drop-out is undone before its result is "
+            "entered (reject the result first)."
+        )
+    if not any(s.dropped_out for s in match.sides.all()):
+        return "Nobody has dropped out of this table."
+    return None
+
+
+def dropout_undo_facts(match: Match, team: Team) -> list[str]:
+    """What undoing ``team``'s drop-out does, as the confirmation lists it; raises ValidationError
+    when it cannot. Writes nothing."""
+    refusal = dropout_undo_refusal(match)
+    if refusal:
+        raise ValidationError(refusal)
+    sides = list(match.sides.all())
+    side = next((s for s in sides if s.team_id == team.pk), None)
+    if side is None or not side.dropped_out:
+        raise ValidationError({"player": f"{team.name} has not dropped out of this table."})
+    back = [s.team for s in sides if not s.dropped_out or s.team_id == team.pk]
+    return [
+        f"{team.name} is back at the table: the drop-out {WHEN[side.dropped_out]} is forgotten.",
+        f"The table plays with {_names(back)}; each scores the place their treasure gives.",
+    ]
+
+
+def table_dropout_undo(*, match: Match, team: Team, actor=None) -> list[str]:
+    """Undo ``team``'s drop-out from the table ``match`` (a drop-out recorded by mistake; who may:
+    the master, checked by the view): checked again under the match's lock, in one transaction.
+    Returns what it did (:func:`dropout_undo_facts`)."""
+    with invalidation.changing(("season", match.season_id)), transaction.atomic():
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("season", "league", "season__league")
+            .get(pk=match.pk)
+        )
+        sides = list(MatchTeam.objects.select_for_update().filter(match=locked).select_related("team").order_by("slot"))
+        locked._prefetched_objects_cache = {"sides": sides}
+        facts = dropout_undo_facts(locked, team)
+        side = next(s for s in sides if s.team_id == team.pk)
+        side.dropped_out = MatchTeam.Dropout.NO
+        side.save(update_fields=["dropped_out"])
+    return facts
+
+
 # --- the master moves players between the tables of a round ---------------------------------------
 
 

@@ -77,3 +77,9 @@ def dropout_lines(match, season) -> list[str]:
     if line is None:
         return []
     return [line(side.team.name, side.dropped_out, season) for side in match.sides.all() if side.dropped_out]
+
+
+@register.filter
+def any_dropped_out(sides) -> bool:
+    """Someone dropped out of this table (its sides given: no query)."""
+    return any(side.dropped_out for side in sides)

@@ -203,6 +203,37 @@ def test_a_drop_out_is_refused_once_a_result_is_entered_and_for_a_player_not_at_
         dropout(match, b)
 
 
+def test_a_drop_out_recorded_by_mistake_is_undone_and_the_player_scores_his_place(four, client):
+    match = table_of(four, 4)
+    a, b, c, d = names(match)
+    dropout(match, b)
+    # the master reads what undoing it does, and nothing is written until he confirms
+    client.force_login(four.league.master)
+    url = reverse("league:table_dropout_undo", kwargs={"pk": match.pk})
+    preview = client.post(url, {"player": side(match, b).team_id})
+    assert preview.status_code == 200 and f"{b} is back at the table" in preview.content.decode()
+    assert side(match, b).dropped_out == "before"
+    confirmed = client.post(url, {"player": side(match, b).team_id, "confirm": "True"})
+    assert confirmed.status_code == 302 and side(match, b).dropped_out == ""
+    match = enter(match, {a: 10, b: 12, c: 14, d: 6})
+    assert (side(match, b).outcome, side(match, b).points) == ("loss", 12)
+    assert {r.team.name: r for r in selectors.league_table(four)}[b].places == (("2nd", 1),)
+
+
+def test_a_drop_out_is_undone_only_at_a_table_without_a_result_and_for_a_player_who_dropped_out(four):
+    match = table_of(four, 4)
+    a, b, c, d = names(match)
+    fresh = Match.objects.select_related("league", "season", "season__league").prefetch_related("sides")
+    assert services.dropout_undo_refusal(fresh.get(pk=match.pk)) == "Nobody has dropped out of this table."
+    dropout(match, a)
+    with pytest.raises(ValidationError, match="has not dropped out"):
+        services.table_dropout_undo(match=fresh.get(pk=match.pk), team=side(match, b).team)
+    enter(match, {b: 1, c: 2, d: 3})
+    with pytest.raises(ValidationError, match="confirmed"):
+        services.table_dropout_undo(match=fresh.get(pk=match.pk), team=side(match, a).team)
+    assert side(match, a).dropped_out == "before"
+
+
 @pytest.mark.parametrize("choice", ["replay", "dissolve"])
 def test_a_table_left_below_three_is_replayed_or_dissolved_as_the_master_chooses(choice):
     season = kage_season(3, rounds=2)

@@ -657,6 +657,20 @@ RULES: dict[str, list[Case]] = {
             (_fixture_state("scheduled"), "an All-Stars fixture"),
         )
     ],
+    "league:table_dropout_undo": [
+        Case(
+            kwargs=kwargs,
+            get=MASTER,
+            post=MASTER,
+            data=lambda w: {"player": w.extra["kage_players"][1].pk, "confirm": "True"},
+            label=label,
+        )
+        for kwargs, label in (
+            (_extra("kage_open"), "kage table open"),
+            (_extra("kage_submitted"), "kage table submitted"),
+            (_fixture_state("scheduled"), "an All-Stars fixture"),
+        )
+    ],
     "league:round_seating": [
         Case(
             kwargs=lambda w: {

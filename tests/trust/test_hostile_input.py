@@ -526,6 +526,18 @@ def test_table_dropout(world, data):
 
 @FAST
 @given(data=st.data())
+def test_table_dropout_undo(world, data):
+    """A drop-out undone (issue 28, part 4): any player, confirmed or not, at a table nobody or
+    somebody dropped out of."""
+    players = [t.pk for t in world.extra["kage_players"]]
+    fields = {"player": hostile(*players, *ids(world)), "confirm": hostile("True", "False", "on", "")}
+    for table in ("kage_round_table", "kage_open"):
+        url = reverse("league:table_dropout_undo", kwargs={"pk": world.extra[table].pk})
+        _check(world, "master", url, data.draw(form_data(fields)))
+
+
+@FAST
+@given(data=st.data())
 def test_round_seating(world, data):
     """Moving players between a round's tables (issue 28, part 4): any table for anyone, or none."""
     table = world.extra["kage_round_table"]
@@ -663,6 +675,7 @@ POSTED_HERE = {
     "league:fixture_pairing",
     "league:fixture_forfeit",
     "league:table_dropout",
+    "league:table_dropout_undo",
     "league:round_seating",
     "newsletters:build",
     "newsletters:edit",
