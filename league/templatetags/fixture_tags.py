@@ -73,10 +73,23 @@ def places_of(sides) -> list[tuple]:
 def dropout_lines(match, season) -> list[str]:
     """A table's players who dropped out, as its line reads them ("Botan dropped out: last place"),
     under the season's rules (``Game.dropout_line``): sides prefetched, no query."""
-    line = registry.game_of(season.league.game).dropout_line
+    return _dropout_lines(match.sides.all(), season.league.game, season, lambda side: side.team.name)
+
+
+@register.filter
+def side_dropout_lines(sides, match) -> list[str]:
+    """The lines of a match page's ``sides`` who dropped out, by their names at the match (the
+    match's league and season loaded with it: no query)."""
+    if match.season_id is None:
+        return []
+    return _dropout_lines(sides, match.league.game, match.season, lambda side: side.name_at_match)
+
+
+def _dropout_lines(sides, game: str, season, name) -> list[str]:
+    line = registry.game_of(game).dropout_line
     if line is None:
         return []
-    return [line(side.team.name, side.dropped_out, season) for side in match.sides.all() if side.dropped_out]
+    return [line(name(side), side.dropped_out, season) for side in sides if side.dropped_out]
 
 
 @register.filter

@@ -104,7 +104,7 @@ def test_under_the_fixed_scheme_the_absent_player_scores_the_last_places_points(
     assert [side(match, n).league_points for n in (d, b, c, a)] == [5, 3, 3, 1]  # =2nd shared, 4th: 1
 
 
-def test_under_the_forfeit_loss_rule_the_absent_player_scores_a_forfeit_and_the_others_a_table_of_their_own():
+def test_under_the_forfeit_loss_rule_the_absent_player_scores_a_forfeit_and_the_others_a_table_of_their_own(client):
     season = kage_season(4, rounds=3, kage_dropout="forfeit_loss", points_forfeit_loss=0)
     generate(season, ScheduleRun.Kind.TABLES)
     match = table_of(season, 4)
@@ -118,6 +118,9 @@ def test_under_the_forfeit_loss_rule_the_absent_player_scores_a_forfeit_and_the_
     rows = {r.team.name: r for r in selectors.league_table(season)}
     assert rows[d].places == () and rows[d].played == 1 and rows[d].lost == 1
     assert rows[b].places == (("1st", 1),) and rows[c].places == (("3rd", 1),)
+    # the match page reads the season's rule, in the game's words
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", client.get(match.get_absolute_url()).content.decode()))
+    assert f"{d} dropped out: a forfeit loss" in page and "post-game sequence" not in page.lower()
 
 
 def test_a_forfeit_loss_scores_the_seasons_forfeit_points():
