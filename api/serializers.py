@@ -180,13 +180,21 @@ class HouseRulesSerializer(serializers.Serializer):
     kage_dropout = serializers.CharField(
         required=False, help_text="Kage Masters only: what a player who drops out scores (last_place, forfeit_loss)"
     )
+    game_rules = serializers.DictField(
+        required=False,
+        help_text="The game's own house rules by rule (those its package declares, docs/architecture.md), "
+        "each at its value or its default; only for a game that has some",
+    )
 
 
 def own_house_rules(rules: HouseRules, game: str) -> dict:
     """A league's or season's house rules as the API shows them: its game's only (an All-Stars
     league shows what it showed before there were other games)."""
     hidden = set(HouseRules.fields_not_for(game))
-    return {name: value for name, value in rules.house_rules().items() if name not in hidden}
+    shown = {name: value for name, value in rules.house_rules().items() if name not in hidden}
+    if "game_rules" in shown:
+        shown["game_rules"] = games_registry.game_of(game).rule_values(rules.game_rules)
+    return shown
 
 
 class SeasonBriefSerializer(serializers.ModelSerializer):

@@ -118,6 +118,71 @@ def default_record(won: int, drawn: int, lost: int) -> str:
     return f"{won} won, {drawn} drawn, {lost} lost"
 
 
+#: Most house rules a game may have of its own, and the longest text one may hold (a choice's
+#: value): bounds on what a league stores and a backup may bring.
+MAX_GAME_RULES = 20
+MAX_RULE_TEXT = 40
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house rule a game has of its own (``Game.house_rules``): the core stores its value on
+    the league (its next season's default) and freezes it on each season (``game_rules``), shows it
+    on the house-rules form in its range, and lists it on the league page by ``sentence``.
+
+    Its kind is its default's: a whole number (``low`` to ``high``, both included, required), a
+    choice among ``choices`` (``(value, label)`` pairs), or yes/no (a bool)."""
+
+    key: str
+    label: str
+    default: int | str | bool
+    low: int | None = None
+    high: int | None = None
+    choices: tuple[tuple[str, str], ...] = ()
+    help: str = ""
+    #: How the league page reads it, ``{value}`` the value (a choice's label): "First to {value} throws."
+    sentence: str = ""
+
+    def __post_init__(self) -> None:
+        if not _KEY.match(self.key):
+            raise ValueError(f"A house rule's key is a short identifier: {self.key!r}.")
+        if self.kind == "number":
+            if self.low is None or self.high is None or not self.low <= self.default <= self.high:
+                raise ValueError(f"The number {self.key!r} needs a range that holds its default.")
+        elif self.kind == "choice":
+            values = [v for v, _ in self.choices]
+            if self.default not in values or len(set(values)) != len(values):
+                raise ValueError(f"The choice {self.key!r} needs distinct choices that hold its default.")
+            if any(len(v) > MAX_RULE_TEXT for v in values):
+                raise ValueError(f"A choice of {self.key!r} is longer than {MAX_RULE_TEXT} characters.")
+
+    @property
+    def kind(self) -> str:
+        """ "flag" (yes or no), "number" or "choice"."""
+        if isinstance(self.default, bool):
+            return "flag"
+        if isinstance(self.default, int):
+            return "number"
+        return "choice"
+
+    def problem(self, value: Any) -> str:
+        """What is wrong with ``value`` for this rule ("" when nothing)."""
+        if self.kind == "flag":
+            return "" if isinstance(value, bool) else "Yes or no."
+        if self.kind == "number":
+            if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:
+                return f"A whole number between {self.low} and {self.high}."
+            return ""
+        return "" if value in dict(self.choices) else f"One of: {', '.join(v for v, _ in self.choices)}."
+
+    def reads(self, value: Any) -> str:
+        """The league page's line for ``value`` (its sentence, else "label: value")."""
+        shown = dict(self.choices).get(value, value) if self.kind == "choice" else value
+        if self.kind == "flag":
+            shown = "yes" if value else "no"
+        return self.sentence.format(value=shown) if self.sentence else f"{self.label}: {shown}"
+
+
 @dataclass(frozen=True)
 class SimulatePanel:
     """The simulate panel's wording on a season's page and a fixture (a game's own words)."""
@@ -180,7 +245,8 @@ class Game:
     #: sides' names, the season's rules); ``form.record`` once valid. Unset: ``result_form(data)``.
     bind_result_form: Callable[..., Any] | None = None
     #: The check a submitted result must pass (All-Stars: ``matches.services.validate_record``; a
-    #: players' game: ``(record, *, time_limit, slots, game)`` raising ValidationError).
+    #: players' game: ``(record, *, time_limit, slots, game, rules)`` raising ValidationError;
+    #: ``rules``: the season's, its own house rules read by :meth:`Game.rule`).
     validate_result: Callable[..., None] | None = None
     #: ``side_results(record, rules) -> {slot: SideResult}``: what a confirmed record writes on the
     #: sides of a players' game (All-Stars runs its post-game sequence instead).
@@ -227,6 +293,11 @@ class Game:
     #: "; "); "" when it has none.
     league_rules_template: Any = ""
     season_rules_template: Any = ""
+    #: Its own house rules (:class:`HouseRule`), stored by the core without a field of its own:
+    #: a league's ``game_rules``, frozen on each season; the services, the result check and
+    #: ``side_results`` read them from the season's rules (``rules.game_rules``) through
+    #: :meth:`Game.rule`. () for none.
+    house_rules: tuple[HouseRule, ...] = ()
 
     # --- simulation, statistics, newsletters ------------------------------------------------------
     #: ``simulator(*, match, seed, actor, policy, job)``: one fixture (a SimulationRun or None).
@@ -312,6 +383,46 @@ class Game:
         """The league table's columns for ``season`` (``archived``: those a final table keeps)."""
         columns = tuple(self.table_columns(season))
         return tuple(c for c in columns if c.archived) if archived else columns
+
+    def __post_init__(self) -> None:
+        keys = [rule.key for rule in self.house_rules]
+        if len(keys) > MAX_GAME_RULES or len(set(keys)) != len(keys):
+            raise ValueError(f"{self.info.name}: at most {MAX_GAME_RULES} house rules, each key once.")
+
+    def rule(self, rules: Any, key: str) -> Any:
+        """The value of its own house rule ``key`` under ``rules`` (a season's or league's rules:
+        anything with ``game_rules``, or a mapping), its default when unset or no longer valid."""
+        rule = self._house_rule(key)
+        stored = rules if isinstance(rules, Mapping) else (getattr(rules, "game_rules", None) or {})
+        value = stored.get(key, rule.default)
+        return rule.default if rule.problem(value) else value
+
+    def rule_values(self, stored: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Every one of its house rules' values ({key: value}): the stored ones, the others at their
+        defaults; keys it does not know are dropped."""
+        return {rule.key: self.rule(stored or {}, rule.key) for rule in self.house_rules}
+
+    def rule_problems(self, values: Any) -> dict[str, str]:
+        """What is wrong with stored or posted game rules ({key: message}; empty when nothing)."""
+        if not isinstance(values, Mapping):
+            return {"game_rules": "The game's house rules are a mapping of rule to value."}
+        known = {rule.key: rule for rule in self.house_rules}
+        problems = {key: f"{self.name} has no house rule {key!r}." for key in values if key not in known}
+        for key, value in values.items():
+            if key in known and known[key].problem(value):
+                problems[key] = f"{known[key].label}: {known[key].problem(value)}"
+        return dict(list(problems.items())[:MAX_GAME_RULES])
+
+    def rule_lines(self, stored: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+        """(label, line) of each of its house rules under ``stored``, as the league page lists them."""
+        values = self.rule_values(stored)
+        return [(rule.label, rule.reads(values[rule.key])) for rule in self.house_rules]
+
+    def _house_rule(self, key: str) -> HouseRule:
+        for rule in self.house_rules:
+            if rule.key == key:
+                return rule
+        raise KeyError(f"{self.name} has no house rule {key!r}.")
 
     @property
     def template_dir(self) -> str:

@@ -23,7 +23,32 @@ from rules.models import Challenge
 from teams.models import Team
 
 TIE_BREAKER_SLOTS = len(TIE_BREAKER_CHOICES)
-HOUSE_RULE_FIELDS = [f for f in HouseRules.HOUSE_RULE_FIELDS if f != "tie_breakers"]
+#: The house rules the form shows as the model's fields: tie-breakers are chosen one per select,
+#: and a game's own rules (``game_rules``) are a field each, from its package (``game_rule_fields``).
+HOUSE_RULE_FIELDS = [f for f in HouseRules.HOUSE_RULE_FIELDS if f not in ("tie_breakers", "game_rules")]
+#: A game's own house rule's form field is named after its key with this prefix.
+GAME_RULE_PREFIX = "rule_"
+
+
+def game_rule_fields(game: str, stored: dict | None) -> dict[str, forms.Field]:
+    """A form field for each of ``game``'s own house rules (``Game.house_rules``), in its range,
+    showing ``stored``'s value (else its default)."""
+    site = games.game_of(game)
+    values = site.rule_values(stored)
+    out: dict[str, forms.Field] = {}
+    for rule in site.house_rules:
+        common = {"label": rule.label, "help_text": rule.help, "initial": values[rule.key]}
+        if rule.kind == "flag":
+            field = forms.BooleanField(required=False, **common)
+        elif rule.kind == "number":
+            # left empty: its default (as a select left alone)
+            field = forms.IntegerField(min_value=rule.low, max_value=rule.high, required=False, **common)
+            field.widget.attrs.update(inputmode="numeric")
+            field.help_text = f"{rule.help} From {rule.low} to {rule.high}; empty: {rule.default}.".strip()
+        else:
+            field = forms.ChoiceField(choices=rule.choices, required=False, **common)
+        out[GAME_RULE_PREFIX + rule.key] = field
+    return out
 
 
 def in_own_words(form: forms.BaseForm, info: games.GameInfo) -> None:
@@ -68,6 +93,7 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
         if not games.game_of(self.game).team_scrolls:
             # A player joins as themselves, once (league.services.player_apply): nothing to allow.
             self.fields.pop("several_teams_per_owner", None)
+        self.fields.update(game_rule_fields(self.game, self.instance.game_rules if self.instance.pk else None))
         in_own_words(self, info)
         # Each number's range (the engines', HOUSE_RULE_BOUNDS) on its input, so the browser knows it
         # too; the field's and the model's validators refuse a number out of it.
@@ -114,8 +140,16 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
         return data
 
     def house_rules(self) -> dict:
-        """The rules the form asks for (a league of another game than All-Stars: not its own rules)."""
-        return {name: self.cleaned_data[name] for name in HouseRules.HOUSE_RULE_FIELDS if name in self.cleaned_data}
+        """The rules the form asks for (a league of another game than All-Stars: not its own rules),
+        the game's own as one mapping (``game_rules``)."""
+        rules = {name: self.cleaned_data[name] for name in HouseRules.HOUSE_RULE_FIELDS if name in self.cleaned_data}
+        own = {}
+        for rule in games.game_of(self.game).house_rules:
+            name = GAME_RULE_PREFIX + rule.key
+            if name in self.cleaned_data:
+                value = self.cleaned_data[name]
+                own[rule.key] = rule.default if value is None or value == "" else value
+        return {**rules, "game_rules": own} if own else rules
 
 
 def chosen_game(data) -> str:

@@ -18,6 +18,7 @@ from common.text import MultiLineField, NameField, NameKeyField, NameKeyMixin
 from games import registry as games
 from games.kage_masters.engine.results import MAX_PLACE_POINTS
 from games.ninjutsu.engine.results import HOUSE_RULE_BOUNDS as NINJUTSU_HOUSE_RULE_BOUNDS
+from games.protocol import MAX_GAME_RULES, MAX_RULE_TEXT
 from matches.models import REGULAR_STAGE, playoff_stage
 from outbox.models import RecoverableJob
 from rules.engine import house_rules as engine_house_rules
@@ -98,6 +99,23 @@ def validate_place_points(value: str) -> None:
         raise ValidationError(f"A place scores at most {MAX_PLACE_POINTS} points.")
     if points != sorted(points, reverse=True):
         raise ValidationError("A place cannot score more than the place above it.")
+
+
+def validate_game_rules(value) -> None:
+    """A game's own house rules as stored (``HouseRules.game_rules``): a small mapping of short
+    keys to a yes/no, a whole number or a short text. Which keys and ranges: the game's
+    (``Game.rule_problems``, checked by the services and by a league's or season's ``clean``)."""
+    if not isinstance(value, dict):
+        raise ValidationError("The game's house rules are a mapping of rule to value.")
+    if len(value) > MAX_GAME_RULES:
+        raise ValidationError(f"A game has at most {MAX_GAME_RULES} house rules of its own.")
+    for key, rule in value.items():
+        if not isinstance(key, str) or len(key) > MAX_RULE_TEXT:
+            raise ValidationError("A house rule's name is a short text.")
+        if not isinstance(rule, bool | int | str) or (isinstance(rule, str) and len(rule) > MAX_RULE_TEXT):
+            raise ValidationError(f"{key}: a yes or no, a whole number or a short text.")
+        if isinstance(rule, int) and not isinstance(rule, bool) and abs(rule) > 2**31:
+            raise ValidationError(f"{key}: out of range.")
 
 
 class KagePoints(models.TextChoices):
@@ -256,6 +274,15 @@ class HouseRules(models.Model):
         "the players present score their places.",
     )
 
+    # A game's own house rules (games.protocol.HouseRule, Game.house_rules): its package declares
+    # them, the core keeps their values here, without a field for each (issue 28, part 1).
+    game_rules = models.JSONField(
+        default=dict,
+        blank=True,
+        validators=[validate_game_rules],
+        help_text="The game's own house rules, by rule: the ones its package declares (docs/architecture.md).",
+    )
+
     HOUSE_RULE_FIELDS = (
         "starting_koban",
         "revenue_win",
@@ -282,6 +309,7 @@ class HouseRules(models.Model):
         "kage_points",
         "kage_fixed_points",
         "kage_dropout",
+        "game_rules",
     )
 
     #: House rules that mean something in Ninja All-Stars only (koban, the dice of the post-game
@@ -310,7 +338,17 @@ class HouseRules(models.Model):
         """The house rules a league of ``game`` neither shows nor asks for (the other games' own)."""
         own = {key: site.house_rule_fields for key, site in games.sites().items()}
         mine = set(own.get(game, ()))
-        return tuple(name for key, names in own.items() if key != game for name in names if name not in mine)
+        others = tuple(name for key, names in own.items() if key != game for name in names if name not in mine)
+        # a game without house rules of its own has no game rules to show
+        return others if game in games.sites() and games.game_of(game).house_rules else (*others, "game_rules")
+
+    def game_rule_problems(self, game: str) -> dict[str, list[str]]:
+        """The stored game rules' problems under ``game``'s declaration ({"game_rules": [...]}); an
+        empty value (a form's blank) is no rules, the defaults."""
+        if self.game_rules is None:
+            self.game_rules = {}
+        problems = games.game_of(game).rule_problems(self.game_rules) if game in games.sites() else {}
+        return {"game_rules": list(problems.values())} if problems else {}
 
     @property
     def bye_points(self) -> int:
@@ -388,6 +426,12 @@ class League(NameKeyMixin, HouseRules):
     def get_absolute_url(self) -> str:
         return reverse("league:detail", kwargs={"slug": self.slug})
 
+    def clean(self) -> None:
+        super().clean()
+        errors = self.game_rule_problems(self.game)
+        if errors:
+            raise ValidationError(errors)
+
     @property
     def game_info(self) -> games.GameInfo:
         """The game's plain description (its name, players per match, whether it has team scrolls)."""
@@ -397,6 +441,11 @@ class League(NameKeyMixin, HouseRules):
     def game_site(self) -> games.Game:
         """The game's Django side (games.protocol.Game): what the core asks of the league's game."""
         return games.game_of(self.game)
+
+    @property
+    def game_rule_lines(self) -> list[tuple[str, str]]:
+        """(label, line) of each of the game's own house rules (``Game.house_rules``)."""
+        return self.game_site.rule_lines(self.game_rules)
 
     @property
     def has_team_scrolls(self) -> bool:
@@ -451,6 +500,17 @@ class Season(HouseRules):
 
     def get_absolute_url(self) -> str:
         return reverse("league:season_detail", kwargs={"slug": self.league.slug, "number": self.number})
+
+    @property
+    def game_rule_lines(self) -> list[tuple[str, str]]:
+        """(label, line) of each of the game's own house rules, as frozen on the season."""
+        return self.league.game_site.rule_lines(self.game_rules)
+
+    def clean(self) -> None:
+        super().clean()
+        errors = self.game_rule_problems(self.league.game) if self.league_id else {}
+        if errors:
+            raise ValidationError(errors)
 
     @property
     def is_finished(self) -> bool:

@@ -33,7 +33,8 @@ def raise_problems(found: list[str]) -> None:
 
 def check_with(problems: Callable[..., list[str]]) -> Callable[..., None]:
     """A game's ``Game.validate_result`` from its ``problems(record, *, time_limit, slots, game)``:
-    raises a ValidationError with every problem of a record."""
+    raises a ValidationError with every problem of a record (the season's ``rules`` are given too:
+    these games' own rules are read through ``time_limit``)."""
 
     def check(
         record: Mapping[str, Any],
@@ -41,6 +42,7 @@ def check_with(problems: Callable[..., list[str]]) -> Callable[..., None]:
         time_limit: bool = False,
         slots: Sequence[int] | None = None,
         game: str | None = None,
+        rules: Any = None,
     ) -> None:
         raise_problems(problems(record, time_limit=time_limit, slots=slots, game=game))
 

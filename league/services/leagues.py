@@ -36,11 +36,18 @@ def validate_tie_breakers(value: str) -> str:
     return ",".join(names)
 
 
-def _clean_house_rules(rules: Mapping) -> dict:
+def _clean_house_rules(rules: Mapping, game: str) -> dict:
     unknown = set(rules) - set(HouseRules.HOUSE_RULE_FIELDS)
     if unknown:
         raise ValidationError(f"Not a house rule: {', '.join(sorted(unknown))}.")
     cleaned = dict(rules)
+    if "game_rules" in cleaned:
+        # the game's own (Game.house_rules): its keys, in its ranges, the others at their defaults
+        site = games.game_of(game)
+        problems = site.rule_problems(cleaned["game_rules"])
+        if problems:
+            raise ValidationError({"game_rules": list(problems.values())})
+        cleaned["game_rules"] = site.rule_values(cleaned["game_rules"])
     if "tie_breakers" in cleaned:
         cleaned["tie_breakers"] = validate_tie_breakers(cleaned["tie_breakers"])
     # Every number in its range (the engines'): a number with no bound once stopped a simulation
@@ -104,8 +111,9 @@ def league_create(
     description = _clean_description(description)
     _league_name_taken(name)
     game = _clean_game(game)
-    rules = _clean_house_rules(house_rules)
+    rules = _clean_house_rules(house_rules, game)
     rules.setdefault("tie_breakers", default_tie_breakers(game))
+    rules.setdefault("game_rules", games.game_of(game).rule_values({}))
     for _attempt in range(5):
         try:
             with transaction.atomic():
@@ -120,7 +128,7 @@ def league_create(
 
 def league_update(*, league: League, description: str | None = None, **house_rules) -> League:
     """Change the league's house rules: they apply from its next season; seasons keep their own."""
-    rules = _clean_house_rules(house_rules)
+    rules = _clean_house_rules(house_rules, league.game)
     fields = list(rules)
     for name, value in rules.items():
         setattr(league, name, value)

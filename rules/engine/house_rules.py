@@ -9,7 +9,7 @@ misspelt rule is an error where it is written, not a KeyError at the end of a ga
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
@@ -110,6 +110,9 @@ class HouseRules:
     #: what a player who drops out of a table scores: "last_place" (placed last at the table) or
     #: "forfeit_loss" (a forfeit's loss; the others are placed among themselves)
     kage_dropout: str = "last_place"
+    #: the game's own house rules, by key ({key: value}): a game declares them in its package
+    #: (games.protocol.HouseRule) and reads them through ``Game.rule``; the core only keeps them
+    game_rules: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> HouseRules:

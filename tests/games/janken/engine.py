@@ -1,5 +1,6 @@
 """Janken's rules as pure functions (standard library only): a throw beats the one it names,
-a best of three is won by the first to two won throws; a drawn throw is thrown again."""
+a best of three is won by the first to two won throws (a league may ask for more: its house rule
+``wins_needed``, site.py); a drawn throw is thrown again."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ THROWS = ("rock", "paper", "scissors")
 #: What each throw beats: rock blunts scissors, paper covers rock, scissors cut paper.
 BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 WINS_NEEDED = 2
+#: The range of the league's house rule: a match won by the first to 1 to 5 won throws.
+WINS_NEEDED_RANGE = (1, 5)
 #: At most this many throws a match (drawn throws are thrown again; a bound on a typing slip).
 MAX_THROWS = 15
 
@@ -34,12 +37,13 @@ class JankenResult:
 
     @property
     def winner(self) -> int | None:
+        """The player ahead (a finished match's winner, whatever the throws it took); None when level."""
         first, second = self.won
-        return 1 if first >= WINS_NEEDED else 2 if second >= WINS_NEEDED else None
+        return 1 if first > second else 2 if second > first else None
 
 
-def problems(throws: Sequence[Sequence[str]]) -> list[str]:
-    """What is wrong with a match's throws (empty: nothing)."""
+def problems(throws: Sequence[Sequence[str]], wins_needed: int = WINS_NEEDED) -> list[str]:
+    """What is wrong with a match's throws, won by the first to ``wins_needed`` (empty: nothing)."""
     if not throws:
         return ["Give the throws of the match."]
     if len(throws) > MAX_THROWS:
@@ -48,20 +52,20 @@ def problems(throws: Sequence[Sequence[str]]) -> list[str]:
         return ["Each throw is rock, paper or scissors, one for each player."]
     wins = [0, 0]
     for index, (first, second) in enumerate(throws):
-        if max(wins) >= WINS_NEEDED:
+        if max(wins) >= wins_needed:
             return [f"The match was over after throw {index}: leave out the later throws."]
         winner = throw_winner(first, second)
         if winner is not None:
             wins[winner - 1] += 1
-    if max(wins) < WINS_NEEDED:
-        return [f"Nobody has won {WINS_NEEDED} throws yet: the match is not over."]
+    if max(wins) < wins_needed:
+        return [f"Nobody has won {wins_needed} throws yet: the match is not over."]
     return []
 
 
-def simulate(*, rng: random.Random) -> JankenResult:
-    """A best of three thrown at random."""
+def simulate(*, rng: random.Random, wins_needed: int = WINS_NEEDED) -> JankenResult:
+    """A match thrown at random, to ``wins_needed`` won throws."""
     throws: list[tuple[str, str]] = []
-    while JankenResult(tuple(throws)).winner is None:
+    while max(JankenResult(tuple(throws)).won) < wins_needed:
         throws.append((rng.choice(THROWS), rng.choice(THROWS)))
     return JankenResult(tuple(throws))
 

@@ -17,7 +17,7 @@ from django.template import Template
 from rest_framework import serializers
 
 from api.serializers import StrictInput
-from games.protocol import STRENGTH, Column, Demo, Game, SimulatePanel
+from games.protocol import STRENGTH, Column, Demo, Game, HouseRule, SimulatePanel
 from league.readmodel import side_points
 from matches.models import Match, MatchTeam
 from tests.games import janken
@@ -27,6 +27,24 @@ KEY = janken.GAME.key
 #: Throw rows the phone form offers (a best of three with a few drawn throws).
 FORM_ROWS = 7
 CHOICES = [("", "—"), *((t, t.capitalize()) for t in engine.THROWS)]
+
+
+# --- its own house rule: how many won throws win a match (Game.house_rules) ------------------------
+
+WINS_NEEDED = HouseRule(
+    key="wins_needed",
+    label="Throws to win a match",
+    default=engine.WINS_NEEDED,
+    low=engine.WINS_NEEDED_RANGE[0],
+    high=engine.WINS_NEEDED_RANGE[1],
+    help="A match is won by the first player to win this many throws (the book's best of three: 2).",
+    sentence="a match is won by the first to win {value} throws",
+)
+
+
+def wins_needed(rules) -> int:
+    """The season's throws to win a match (its house rule, else the book's 2)."""
+    return GAME_SITE.rule(rules, WINS_NEEDED.key) if rules is not None else engine.WINS_NEEDED
 
 
 # --- the record: {"game": "janken", "throws": [["rock", "scissors"], ...]} (slot 1's throw first) --
@@ -43,16 +61,16 @@ def result_of(record: Mapping[str, Any]) -> engine.JankenResult:
     return engine.JankenResult(tuple(tuple(p) for p in throws))
 
 
-def problems(record: Mapping[str, Any]) -> list[str]:
+def problems(record: Mapping[str, Any], needed: int = engine.WINS_NEEDED) -> list[str]:
     try:
         result = result_of(record)
     except (ValueError, TypeError):
         return ["This is not a Janken result."]
-    return engine.problems(result.throws)
+    return engine.problems(result.throws, needed)
 
 
-def validate_result(record, *, game=None, time_limit=False, slots=None) -> None:
-    found = problems(record)
+def validate_result(record, *, game=None, time_limit=False, slots=None, rules=None) -> None:
+    found = problems(record, wins_needed(rules))
     if slots is not None and sorted(slots) != [1, 2]:
         found.append("A Janken match is between the two sides of its match.")
     if found:
@@ -89,12 +107,14 @@ def result_summary(record, names: Sequence[str], rules=None) -> list[tuple[str, 
 class JankenResultForm(forms.Form):
     """The throws in order, one row a throw (a drawn throw is a row too): phone-sized selects."""
 
-    intro = "Enter each throw in order, drawn throws included, until one player has won two."
-
-    def __init__(self, *args, names: Sequence[str] = ("Player 1", "Player 2"), **kwargs):
+    def __init__(self, *args, names: Sequence[str] = ("Player 1", "Player 2"), needed: int = 2, **kwargs):
         super().__init__(*args, **kwargs)
         self.names = tuple(names)
-        for row in range(1, FORM_ROWS + 1):
+        self.needed = needed
+        self.intro = f"Enter each throw in order, drawn throws included, until one player has won {needed}."
+        # room for every won throw of a match to ``needed`` and a few drawn ones
+        self.rows = min(max(FORM_ROWS, 2 * needed + 3), engine.MAX_THROWS)
+        for row in range(1, self.rows + 1):
             for slot, name in enumerate(self.names, start=1):
                 self.fields[f"throw_{row}_{slot}"] = forms.ChoiceField(
                     label=f"Throw {row}: {name}", choices=CHOICES, required=False
@@ -105,14 +125,14 @@ class JankenResultForm(forms.Form):
     def clean(self):
         data = super().clean()
         throws = []
-        for row in range(1, FORM_ROWS + 1):
+        for row in range(1, self.rows + 1):
             pair = [data.get(f"throw_{row}_1") or "", data.get(f"throw_{row}_2") or ""]
             if any(pair) and not all(pair):
                 raise forms.ValidationError(f"Throw {row}: give both players' throws.")
             if all(pair):
                 throws.append(pair)
         record = {"game": KEY, "throws": throws}
-        found = problems(record)
+        found = problems(record, self.needed)
         if found:
             raise forms.ValidationError(found)
         self.record = record
@@ -127,7 +147,7 @@ class JankenResultForm(forms.Form):
 
 
 def bind_result_form(match: Match, data=None, *, rules=None) -> JankenResultForm:
-    return JankenResultForm(data, names=[side.name_at_match for side in match.sides.all()])
+    return JankenResultForm(data, names=[side.name_at_match for side in match.sides.all()], needed=wins_needed(rules))
 
 
 class JankenResultInput(StrictInput):
@@ -264,6 +284,7 @@ GAME_SITE = Game(
     points=side_points,
     table_columns=table_columns,
     table_values=table_values,
+    house_rules=(WINS_NEEDED,),
     simulate_panel=SimulatePanel("Janken is not simulated.", "Janken is not simulated."),
     statistics=statistics,
     statistics_template=STATISTICS_TEMPLATE,
