@@ -54,6 +54,7 @@ from django.db import models, transaction
 from django.db.models import Q
 
 from common.text import unstorable
+from games import registry as games_registry
 from league.models import (
     BracketSlot,
     Bye,
@@ -566,6 +567,21 @@ def league_check(document: Any, *, owner: Any = None, name: str | None = None, s
     return checked
 
 
+def _own_rules_moved(row: dict, game: Any) -> dict:
+    """A league's or season's row of a document made while a game's own house rules were fields
+    of the core's (Ninjutsu's time limit, Kage Masters' place points: league.0023): those fields
+    moved into its ``game_rules``, as the migration moved them; the document's ``game_rules``, if
+    any, wins. Any other field stays where it is (and is refused as unknown)."""
+    if not isinstance(game, str) or game not in games_registry.GAMES:
+        return row
+    own = {rule.key for rule in games_registry.game_of(game).house_rules}
+    moved = {key: row[key] for key in row if key in own}
+    rules = row.get("game_rules", {})
+    if not moved or not isinstance(rules, dict):
+        return row  # nothing moved, or game_rules is refused by its own check
+    return {**{k: v for k, v in row.items() if k not in moved}, "game_rules": {**moved, **rules}}
+
+
 def _check_section(section, model, document, counts, catalog, named_users, *, version: int, league) -> list:
     from newsletters.services import render_markdown, sanitize_sections
 
@@ -575,6 +591,8 @@ def _check_section(section, model, document, counts, catalog, named_users, *, ve
     out = []
     for place, row in enumerate(document.get(section, []), start=1):
         where = _row_name(section, place)
+        if model in (League, Season) and isinstance(row, dict):
+            row = _own_rules_moved(row, row.get("game") if model is League else getattr(league, "game", None))
         extra = sorted(str(k) for k in row if k not in by_name and k not in m2m_fields)
         if extra:
             raise ImportRefused(f"{where}: {extra[0][:60]!r} is not a field of this section.")

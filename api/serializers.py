@@ -162,28 +162,10 @@ class HouseRulesSerializer(serializers.Serializer):
     )
     swiss_order = serializers.CharField()
     several_teams_per_owner = serializers.BooleanField(help_text="A player may enter several teams in a season")
-    # Each game's own rules (issue 17): a league or season lists only its game's
-    # (HouseRules.fields_not_for), so these appear for their game only.
-    time_limit_minutes = serializers.IntegerField(
-        allow_null=True, required=False, help_text="Ninjutsu only: a game's time limit (empty: none)"
-    )
-    points_time_win = serializers.IntegerField(
-        allow_null=True, required=False, help_text="Ninjutsu only: a game won on time (empty: a win's points)"
-    )
-    points_time_loss = serializers.IntegerField(
-        allow_null=True, required=False, help_text="Ninjutsu only: a game lost on time (empty: a loss's points)"
-    )
-    kage_points = serializers.CharField(required=False, help_text="Kage Masters only: how places become league points")
-    kage_fixed_points = serializers.CharField(
-        required=False, help_text="Kage Masters only: the fixed scheme's points of 1st to 5th place"
-    )
-    kage_dropout = serializers.CharField(
-        required=False, help_text="Kage Masters only: what a player who drops out scores (last_place, forfeit_loss)"
-    )
     game_rules = serializers.DictField(
         required=False,
-        help_text="The game's own house rules by rule (those its package declares, docs/architecture.md), "
-        "each at its value or its default; only for a game that has some",
+        help_text="The game's own house rules by rule (its package's), each at its value or its default; "
+        "only for a game that has some (docs/api.md lists each game's)",
     )
 
 

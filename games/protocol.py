@@ -118,6 +118,12 @@ def default_record(won: int, drawn: int, lost: int) -> str:
     return f"{won} won, {drawn} drawn, {lost} lost"
 
 
+#: What a player who drops out of a table scores (``Game.dropout_rule``): placed last at the
+#: table, below every player present, or a forfeit's loss with no place (the others placed among
+#: themselves).
+DROPOUT_LAST_PLACE = "last_place"
+DROPOUT_FORFEIT_LOSS = "forfeit_loss"
+
 #: Most house rules a game may have of its own, and the longest text one may hold (a choice's
 #: value): bounds on what a league stores and a backup may bring.
 MAX_GAME_RULES = 20
@@ -130,15 +136,20 @@ class HouseRule:
     the league (its next season's default) and freezes it on each season (``game_rules``), shows it
     on the house-rules form in its range, and lists it on the league page by ``sentence``.
 
-    Its kind is its default's: a whole number (``low`` to ``high``, both included, required), a
-    choice among ``choices`` (``(value, label)`` pairs), or yes/no (a bool)."""
+    Its kind: a choice among ``choices`` (``(value, label)`` pairs); yes/no (a bool default); a
+    whole number from ``low`` to ``high`` (both included; ``optional``: it may be empty, None, which
+    ``empty`` says the meaning of); else a short text, which ``check`` (``text -> problem or ""``)
+    accepts."""
 
     key: str
     label: str
-    default: int | str | bool
+    default: int | str | bool | None
     low: int | None = None
     high: int | None = None
     choices: tuple[tuple[str, str], ...] = ()
+    optional: bool = False
+    empty: str = ""
+    check: Callable[[str], str] | None = None
     help: str = ""
     #: How the league page reads it, ``{value}`` the value (a choice's label): "First to {value} throws."
     sentence: str = ""
@@ -146,40 +157,64 @@ class HouseRule:
     def __post_init__(self) -> None:
         if not _KEY.match(self.key):
             raise ValueError(f"A house rule's key is a short identifier: {self.key!r}.")
-        if self.kind == "number":
-            if self.low is None or self.high is None or not self.low <= self.default <= self.high:
-                raise ValueError(f"The number {self.key!r} needs a range that holds its default.")
-        elif self.kind == "choice":
+        if self.kind == "number" and (self.low is None or self.high is None):
+            raise ValueError(f"The number {self.key!r} needs a range.")
+        if self.kind == "choice":
             values = [v for v, _ in self.choices]
-            if self.default not in values or len(set(values)) != len(values):
-                raise ValueError(f"The choice {self.key!r} needs distinct choices that hold its default.")
-            if any(len(v) > MAX_RULE_TEXT for v in values):
-                raise ValueError(f"A choice of {self.key!r} is longer than {MAX_RULE_TEXT} characters.")
+            if len(set(values)) != len(values) or any(len(v) > MAX_RULE_TEXT for v in values):
+                raise ValueError(f"The choice {self.key!r} needs distinct short choices.")
+        if self.kind == "text" and self.check is None:
+            raise ValueError(f"The text {self.key!r} needs a check.")
+        if self.problem(self.default):
+            raise ValueError(f"The default of {self.key!r} is not one of its values.")
 
     @property
     def kind(self) -> str:
-        """ "flag" (yes or no), "number" or "choice"."""
+        """ "choice", "flag" (yes or no), "number" or "text"."""
+        if self.choices:
+            return "choice"
         if isinstance(self.default, bool):
             return "flag"
-        if isinstance(self.default, int):
+        if self.low is not None or self.high is not None or isinstance(self.default, int):
             return "number"
-        return "choice"
+        return "text"
 
     def problem(self, value: Any) -> str:
         """What is wrong with ``value`` for this rule ("" when nothing)."""
+        if value is None:
+            return "" if self.optional else "It may not be empty."
         if self.kind == "flag":
             return "" if isinstance(value, bool) else "Yes or no."
         if self.kind == "number":
             if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:
                 return f"A whole number between {self.low} and {self.high}."
             return ""
-        return "" if value in dict(self.choices) else f"One of: {', '.join(v for v, _ in self.choices)}."
+        if self.kind == "choice":
+            return "" if value in dict(self.choices) else f"One of: {', '.join(v for v, _ in self.choices)}."
+        if not isinstance(value, str) or len(value) > MAX_RULE_TEXT:
+            return f"A text of at most {MAX_RULE_TEXT} characters."
+        return self.check(value)
+
+    def of(self, rules: Any) -> Any:
+        """Its value under ``rules`` (a season's or league's rules: anything with ``game_rules``, or
+        a mapping), its default when unset or no longer valid."""
+        stored = rules if isinstance(rules, Mapping) else (getattr(rules, "game_rules", None) or {})
+        value = stored.get(self.key, self.default)
+        return self.default if self.problem(value) else value
+
+    def shows(self, value: Any) -> str:
+        """``value`` as a page shows it: a choice's label, yes or no, the text of being empty."""
+        if value is None:
+            return self.empty or "none"
+        if self.kind == "choice":
+            return dict(self.choices).get(value, str(value))
+        if self.kind == "flag":
+            return "yes" if value else "no"
+        return str(value)
 
     def reads(self, value: Any) -> str:
         """The league page's line for ``value`` (its sentence, else "label: value")."""
-        shown = dict(self.choices).get(value, value) if self.kind == "choice" else value
-        if self.kind == "flag":
-            shown = "yes" if value else "no"
+        shown = self.shows(value)
         return self.sentence.format(value=shown) if self.sentence else f"{self.label}: {shown}"
 
 
@@ -245,7 +280,7 @@ class Game:
     #: sides' names, the season's rules); ``form.record`` once valid. Unset: ``result_form(data)``.
     bind_result_form: Callable[..., Any] | None = None
     #: The check a submitted result must pass (All-Stars: ``matches.services.validate_record``; a
-    #: players' game: ``(record, *, time_limit, slots, game, rules)`` raising ValidationError;
+    #: players' game: ``(record, *, slots, game, rules)`` raising ValidationError;
     #: ``rules``: the season's, its own house rules read by :meth:`Game.rule`).
     validate_result: Callable[..., None] | None = None
     #: ``side_results(record, rules) -> {slot: SideResult}``: what a confirmed record writes on the
@@ -263,6 +298,10 @@ class Game:
     #: ``dropout_line(name, when, season) -> str``: how a list reads a player who dropped out of a
     #: table ("Botan dropped out: last place"), under the season's rules; None: no drop-outs.
     dropout_line: Callable[[str, str, Any], str] | None = None
+    #: ``dropout_rule(season) -> (value, label)``: what a player who drops out scores under the
+    #: season's rules, ``DROPOUT_LAST_PLACE`` or ``DROPOUT_FORFEIT_LOSS``, and its words ("Last place
+    #: at the table"); the tables' services and the league table read it. None: last place.
+    dropout_rule: Callable[[Any], tuple[str, str]] | None = None
     #: The API's input serializer class for a record (``api.serializers`` builds on it).
     api_result_input: Any = None
     #: ``points(season, outcome, *, forfeited=False) -> int``: a side's league points for an outcome
@@ -304,7 +343,7 @@ class Game:
     simulator: Callable[..., Any] | None = None
     #: ``simulate_batch(matches, *, seeds, actor, policy, job, **context)``: a round's fixtures.
     simulate_batch: Callable[..., Any] | None = None
-    #: ``strength_record(sides, ratings, *, rng, time_limit=False) -> record``: a players' game's
+    #: ``strength_record(sides, ratings, *, rng, rules=None) -> record``: a players' game's
     #: simulated record drawn from its players' stored strength ratings (``ratings``: {player id:
     #: {system: rating}}), which the shared strength-model simulation (``games.players.simulation``,
     #: its ``simulator`` and ``simulate_batch``) confirms; None: not simulated that way.
@@ -389,13 +428,15 @@ class Game:
         if len(keys) > MAX_GAME_RULES or len(set(keys)) != len(keys):
             raise ValueError(f"{self.info.name}: at most {MAX_GAME_RULES} house rules, each key once.")
 
+    def dropout_scores(self, season: Any) -> tuple[str, str]:
+        """(value, label) of what a player who drops out of a table scores (``dropout_rule``)."""
+        if self.dropout_rule is None:
+            return DROPOUT_LAST_PLACE, "Last place at the table"
+        return self.dropout_rule(season)
+
     def rule(self, rules: Any, key: str) -> Any:
-        """The value of its own house rule ``key`` under ``rules`` (a season's or league's rules:
-        anything with ``game_rules``, or a mapping), its default when unset or no longer valid."""
-        rule = self._house_rule(key)
-        stored = rules if isinstance(rules, Mapping) else (getattr(rules, "game_rules", None) or {})
-        value = stored.get(key, rule.default)
-        return rule.default if rule.problem(value) else value
+        """The value of its own house rule ``key`` under ``rules`` (:meth:`HouseRule.of`)."""
+        return self._house_rule(key).of(rules)
 
     def rule_values(self, stored: Mapping[str, Any] | None) -> dict[str, Any]:
         """Every one of its house rules' values ({key: value}): the stored ones, the others at their
@@ -414,9 +455,15 @@ class Game:
         return dict(list(problems.items())[:MAX_GAME_RULES])
 
     def rule_lines(self, stored: Mapping[str, Any] | None) -> list[tuple[str, str]]:
-        """(label, line) of each of its house rules under ``stored``, as the league page lists them."""
+        """(label, line) of each of its house rules under ``stored``, as the league page lists them
+        (a game with its own ``league_rules_template`` lists them there instead)."""
         values = self.rule_values(stored)
         return [(rule.label, rule.reads(values[rule.key])) for rule in self.house_rules]
+
+    def rule_shown(self, stored: Mapping[str, Any] | None) -> dict[str, str]:
+        """{key: its value as a page shows it} (a choice's label): what its templates read."""
+        values = self.rule_values(stored)
+        return {rule.key: rule.shows(values[rule.key]) for rule in self.house_rules}
 
     def _house_rule(self, key: str) -> HouseRule:
         for rule in self.house_rules:

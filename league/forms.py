@@ -8,6 +8,7 @@ from django import forms
 from common.text import NameFormField, SingleLineFormField
 from common.ui import BoundedModelMultipleChoiceField, StyledSubmit
 from games import registry as games
+from games.protocol import MAX_RULE_TEXT
 from league.models import (
     HOUSE_RULE_BOUNDS,
     TIE_BREAKER_CHOICES,
@@ -37,16 +38,20 @@ def game_rule_fields(game: str, stored: dict | None) -> dict[str, forms.Field]:
     values = site.rule_values(stored)
     out: dict[str, forms.Field] = {}
     for rule in site.house_rules:
-        common = {"label": rule.label, "help_text": rule.help, "initial": values[rule.key]}
+        # left empty: its default (as a select left alone), or None where it may be empty
+        common = {"label": rule.label, "help_text": rule.help, "initial": values[rule.key], "required": False}
         if rule.kind == "flag":
-            field = forms.BooleanField(required=False, **common)
+            field = forms.BooleanField(**common)
         elif rule.kind == "number":
-            # left empty: its default (as a select left alone)
-            field = forms.IntegerField(min_value=rule.low, max_value=rule.high, required=False, **common)
+            field = forms.IntegerField(min_value=rule.low, max_value=rule.high, **common)
             field.widget.attrs.update(inputmode="numeric")
-            field.help_text = f"{rule.help} From {rule.low} to {rule.high}; empty: {rule.default}.".strip()
+            # its help says what an empty one means where it may be empty; else it is the default
+            empty = "" if rule.optional else f" Empty: {rule.default}."
+            field.help_text = f"{rule.help} From {rule.low} to {rule.high}.{empty}".strip()
+        elif rule.kind == "choice":
+            field = forms.ChoiceField(choices=rule.choices, **common)
         else:
-            field = forms.ChoiceField(choices=rule.choices, required=False, **common)
+            field = forms.CharField(max_length=MAX_RULE_TEXT, **common)
         out[GAME_RULE_PREFIX + rule.key] = field
     return out
 
@@ -85,8 +90,8 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
     def __init__(self, *args, game: str | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.game = game or self.instance.game
-        # The other games' own rules (All-Stars' koban, dice and underdogs; Ninjutsu's time limit;
-        # Kage Masters' place points) mean nothing here.
+        # All-Stars' own rules (koban, dice and underdogs) mean nothing in another game's league;
+        # every other game's own are its package's (game_rule_fields, below).
         for name in HouseRules.fields_not_for(self.game):
             self.fields.pop(name, None)
         info = games.get(self.game)
@@ -103,10 +108,6 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
                 field.min_value, field.max_value = low, high
                 field.widget.attrs.update(min=low, max=high)
                 field.validators = bounds_validators(name)
-        # A form posted without a rule that has a default keeps the default (as a select left alone).
-        for name in HouseRules.KAGE_MASTERS_ONLY_FIELDS:
-            if name in self.fields:
-                self.fields[name].required = False
         current = (
             self.instance.tie_breaker_list
             if self.instance.pk
@@ -129,9 +130,13 @@ class HouseRulesForm(CrispyMixin, forms.ModelForm):
             data["swiss_order"] = HouseRules.SwissOrder.TABLE
         if "ronin_upkeep_default" in self.fields and not data.get("ronin_upkeep_default"):
             data["ronin_upkeep_default"] = HouseRules.UpkeepDefault.PAY  # left unset: the form's default
-        for name in HouseRules.KAGE_MASTERS_ONLY_FIELDS:
-            if name in self.fields and not data.get(name):
-                data[name] = League._meta.get_field(name).get_default()
+        for rule in games.game_of(self.game).house_rules:
+            name = GAME_RULE_PREFIX + rule.key
+            value = data.get(name)
+            if name in self.fields and name not in self.errors and value not in (None, ""):
+                problem = rule.problem(value)
+                if problem:
+                    self.add_error(name, problem)
         chosen = [data.get(f"tie_breaker_{i + 1}") for i in range(TIE_BREAKER_SLOTS)]
         chosen = [c for c in chosen if c]
         if len(set(chosen)) != len(chosen):

@@ -16,8 +16,6 @@ from django.utils import timezone
 
 from common.text import MultiLineField, NameField, NameKeyField, NameKeyMixin
 from games import registry as games
-from games.kage_masters.engine.results import MAX_PLACE_POINTS
-from games.ninjutsu.engine.results import HOUSE_RULE_BOUNDS as NINJUTSU_HOUSE_RULE_BOUNDS
 from games.protocol import MAX_GAME_RULES, MAX_RULE_TEXT
 from matches.models import REGULAR_STAGE, playoff_stage
 from outbox.models import RecoverableJob
@@ -55,10 +53,11 @@ def default_tie_breakers(game: str) -> str:
     return ",".join(TieBreaker(t).value for t in own) if own else DEFAULT_TIE_BREAKERS
 
 
-#: The range (lowest, highest) of every house rule that is a number, from the engines that take
-#: them: All-Stars' and every game's (rules/engine/house_rules.py), Ninjutsu's own. Enforced by the
-#: fields' validators and the tables' check constraints, shown on the form, and checked by the services.
-HOUSE_RULE_BOUNDS: dict[str, tuple[int, int]] = {**engine_house_rules.BOUNDS, **NINJUTSU_HOUSE_RULE_BOUNDS}
+#: The range (lowest, highest) of every house rule of the core's that is a number, from the rules
+#: engine (rules/engine/house_rules.py); a game's own rules have theirs in its package
+#: (games.protocol.HouseRule). Enforced by the fields' validators and the tables' check
+#: constraints, shown on the form, and checked by the services.
+HOUSE_RULE_BOUNDS: dict[str, tuple[int, int]] = dict(engine_house_rules.BOUNDS)
 
 
 def bounds_validators(name: str) -> list:
@@ -89,21 +88,9 @@ def house_rule_constraint(table: str) -> models.CheckConstraint:
     )
 
 
-def validate_place_points(value: str) -> None:
-    """Five places' points, comma-separated, each 0 to MAX_PLACE_POINTS, not rising (1st scores most)."""
-    parts = [p.strip() for p in str(value).split(",")]
-    if len(parts) != 5 or not all(p.isdigit() and len(p) <= 2 for p in parts):
-        raise ValidationError("Give the points of five places, 1st to 5th, comma-separated (e.g. 3,2,1,0,0).")
-    points = [int(p) for p in parts]
-    if max(points) > MAX_PLACE_POINTS:
-        raise ValidationError(f"A place scores at most {MAX_PLACE_POINTS} points.")
-    if points != sorted(points, reverse=True):
-        raise ValidationError("A place cannot score more than the place above it.")
-
-
 def validate_game_rules(value) -> None:
     """A game's own house rules as stored (``HouseRules.game_rules``): a small mapping of short
-    keys to a yes/no, a whole number or a short text. Which keys and ranges: the game's
+    keys to nothing (None: a rule that may be empty), a yes/no, a whole number or a short text. Which keys and ranges: the game's
     (``Game.rule_problems``, checked by the services and by a league's or season's ``clean``)."""
     if not isinstance(value, dict):
         raise ValidationError("The game's house rules are a mapping of rule to value.")
@@ -112,25 +99,12 @@ def validate_game_rules(value) -> None:
     for key, rule in value.items():
         if not isinstance(key, str) or len(key) > MAX_RULE_TEXT:
             raise ValidationError("A house rule's name is a short text.")
-        if not isinstance(rule, bool | int | str) or (isinstance(rule, str) and len(rule) > MAX_RULE_TEXT):
-            raise ValidationError(f"{key}: a yes or no, a whole number or a short text.")
+        if rule is not None and (
+            not isinstance(rule, bool | int | str) or (isinstance(rule, str) and len(rule) > MAX_RULE_TEXT)
+        ):
+            raise ValidationError(f"{key}: empty, a yes or no, a whole number or a short text.")
         if isinstance(rule, int) and not isinstance(rule, bool) and abs(rule) > 2**31:
             raise ValidationError(f"{key}: out of range.")
-
-
-class KagePoints(models.TextChoices):
-    """How a Kage Masters table's places become league points (games.kage_masters.engine.PointsScheme)."""
-
-    OPPONENTS_BEATEN = "opponents_beaten", "One point for each opponent beaten"
-    WINNER_ONLY = "winner_only", "One point for first place (shared on equal treasure)"
-    FIXED = "fixed", "Fixed points for each place"
-
-
-class KageDropout(models.TextChoices):
-    """What a Kage Masters player who drops out of a table scores (games.kage_masters.engine.DropoutRule)."""
-
-    LAST_PLACE = "last_place", "Last place at the table"
-    FORFEIT_LOSS = "forfeit_loss", "A forfeit loss (the forfeit's points)"
 
 
 class HouseRules(models.Model):
@@ -225,55 +199,6 @@ class HouseRules(models.Model):
         help_text="A ronin's upkeep when its owner has not decided by the fixture's deadline.",
     )
 
-    # Ninjutsu (issue 17): the book has no time limit and no draws; a league may set one.
-    time_limit_minutes = models.PositiveSmallIntegerField(
-        null=True,
-        blank=True,
-        **bounded(
-            "time_limit_minutes",
-            "Ninjutsu: a game's time limit in minutes. A game stopped by the clock is won by the side with "
-            "more ninjas left and drawn when both have as many. Empty: no time limit (a game always has a winner).",
-        ),
-    )
-    points_time_win = models.PositiveSmallIntegerField(
-        null=True,
-        blank=True,
-        **bounded(
-            "points_time_win",
-            "Ninjutsu: league points for winning a game stopped by the time limit. Empty: as many as a win.",
-        ),
-    )
-    points_time_loss = models.PositiveSmallIntegerField(
-        null=True,
-        blank=True,
-        **bounded(
-            "points_time_loss",
-            "Ninjutsu: league points for losing a game stopped by the time limit. Empty: as many as a loss. "
-            "A draw on time scores a draw's points.",
-        ),
-    )
-    # Kage Masters (issue 17): the book has no league; how a table's places become league points.
-    kage_points = models.CharField(
-        max_length=20,
-        choices=KagePoints.choices,
-        default=KagePoints.OPPONENTS_BEATEN,
-        help_text="Kage Masters: how a table's places become league points. Total treasure breaks ties.",
-    )
-    kage_fixed_points = models.CharField(
-        max_length=40,
-        default="3,2,1,0,0",
-        validators=[validate_place_points],
-        help_text="Kage Masters, fixed points only: the points of 1st to 5th place, comma-separated "
-        "(a shared place scores that place's points).",
-    )
-    kage_dropout = models.CharField(
-        max_length=20,
-        choices=KageDropout.choices,
-        default=KageDropout.LAST_PLACE,
-        help_text="Kage Masters: what a player who drops out of a table scores. The table plays on, and "
-        "the players present score their places.",
-    )
-
     # A game's own house rules (games.protocol.HouseRule, Game.house_rules): its package declares
     # them, the core keeps their values here, without a field for each (issue 28, part 1).
     game_rules = models.JSONField(
@@ -303,12 +228,6 @@ class HouseRules(models.Model):
         "swiss_order",
         "several_teams_per_owner",
         "ronin_upkeep_default",
-        "time_limit_minutes",
-        "points_time_win",
-        "points_time_loss",
-        "kage_points",
-        "kage_fixed_points",
-        "kage_dropout",
         "game_rules",
     )
 
@@ -326,10 +245,6 @@ class HouseRules(models.Model):
         "ronin_upkeep_default",
     )
 
-    #: House rules of one game only, by game: a league of another game neither shows nor asks for them.
-    NINJUTSU_ONLY_FIELDS = ("time_limit_minutes", "points_time_win", "points_time_loss")
-    KAGE_MASTERS_ONLY_FIELDS = ("kage_points", "kage_fixed_points", "kage_dropout")
-
     class Meta:
         abstract = True
 
@@ -341,6 +256,26 @@ class HouseRules(models.Model):
         others = tuple(name for key, names in own.items() if key != game for name in names if name not in mine)
         # a game without house rules of its own has no game rules to show
         return others if game in games.sites() and games.game_of(game).house_rules else (*others, "game_rules")
+
+    def _game_site(self) -> games.Game:
+        raise NotImplementedError
+
+    @property
+    def own_rules(self) -> dict:
+        """The game's own house rules' values ({key: value}; ``Game.rule_values``)."""
+        return self._game_site().rule_values(self.game_rules)
+
+    @property
+    def own_rules_shown(self) -> dict[str, str]:
+        """The game's own house rules as a page shows them ({key: text}; a choice's label)."""
+        return self._game_site().rule_shown(self.game_rules)
+
+    @property
+    def game_rule_lines(self) -> list[tuple[str, str]]:
+        """(label, line) of each of the game's own house rules, by their sentences; none for a game
+        that lists them in its own template (``Game.league_rules_template``)."""
+        site = self._game_site()
+        return [] if site.league_rules_template else site.rule_lines(self.game_rules)
 
     def game_rule_problems(self, game: str) -> dict[str, list[str]]:
         """The stored game rules' problems under ``game``'s declaration ({"game_rules": [...]}); an
@@ -362,20 +297,6 @@ class HouseRules(models.Model):
     @property
     def forfeit_loss_points(self) -> int:
         return self.points_loss if self.points_forfeit_loss is None else self.points_forfeit_loss
-
-    @property
-    def time_win_points(self) -> int:
-        """League points for a Ninjutsu game won on time (the house rule, else a win's)."""
-        return self.points_win if self.points_time_win is None else self.points_time_win
-
-    @property
-    def time_loss_points(self) -> int:
-        return self.points_loss if self.points_time_loss is None else self.points_time_loss
-
-    @property
-    def place_points(self) -> tuple[int, ...]:
-        """The fixed scheme's points of 1st to 5th place (Kage Masters)."""
-        return tuple(int(p) for p in self.kage_fixed_points.split(","))
 
     @property
     def forfeit_win_revenue(self) -> int:
@@ -442,10 +363,8 @@ class League(NameKeyMixin, HouseRules):
         """The game's Django side (games.protocol.Game): what the core asks of the league's game."""
         return games.game_of(self.game)
 
-    @property
-    def game_rule_lines(self) -> list[tuple[str, str]]:
-        """(label, line) of each of the game's own house rules (``Game.house_rules``)."""
-        return self.game_site.rule_lines(self.game_rules)
+    def _game_site(self) -> games.Game:
+        return self.game_site
 
     @property
     def has_team_scrolls(self) -> bool:
@@ -501,10 +420,8 @@ class Season(HouseRules):
     def get_absolute_url(self) -> str:
         return reverse("league:season_detail", kwargs={"slug": self.league.slug, "number": self.number})
 
-    @property
-    def game_rule_lines(self) -> list[tuple[str, str]]:
-        """(label, line) of each of the game's own house rules, as frozen on the season."""
-        return self.league.game_site.rule_lines(self.game_rules)
+    def _game_site(self) -> games.Game:
+        return self.league.game_site
 
     def clean(self) -> None:
         super().clean()

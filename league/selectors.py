@@ -14,8 +14,8 @@ from django.db.models.functions import Coalesce, Length, RowNumber
 from django.utils import timezone
 
 from games import registry as games
-from games.protocol import ROW_VALUES
-from league.models import BracketSlot, Bye, KageDropout, League, Round, Season, SeasonEntry
+from games.protocol import DROPOUT_LAST_PLACE, ROW_VALUES
+from league.models import BracketSlot, Bye, League, Round, Season, SeasonEntry
 from league.readmodel import DECIDED, counted_matches_q, counts_bye_points, side_points  # noqa: F401 (re-exported)
 from matches.models import Match, MatchTeam, counted_q, playoff_round
 from rules.engine import standings
@@ -221,7 +221,7 @@ def places_annotations(season: Season) -> dict[str, Subquery]:
         .values("n")
     )
     placed = Q(points__isnull=False, dropped_out="")
-    if season.kage_dropout == KageDropout.LAST_PLACE:
+    if season.league.game_site.dropout_scores(season)[0] == DROPOUT_LAST_PLACE:
         placed |= ~Q(dropped_out="")
     sides = (
         MatchTeam.objects.filter(

@@ -919,7 +919,7 @@ def table_dropout(request: HttpRequest, pk: int) -> HttpResponse:
     title = "A player dropped out"
     season = match.season
     rule = (
-        f"A player who drops out takes {season.get_kage_dropout_display().lower()}; the table plays on with "
+        f"A player who drops out takes {match.league.game_site.dropout_scores(season)[1].lower()}; the table plays on with "
         "the players present, who score their places (the season's house rules)."
     )
     if refusal:

@@ -799,15 +799,13 @@ def game_result_check(match: Match, record: Mapping[str, Any]) -> None:
     """Every rule a players' game record must satisfy for this match (the site's form, the API and
     a settlement call it): its game's, the season's time limit (Ninjutsu), one line a side of the
     match (Kage Masters). Raises ValidationError. Reads the match's sides (prefetched or one query)."""
-    rules = house_rules_for(match)
     games.game_of(match.league.game).validate_result(
         record,
         game=match.league.game,
-        time_limit=rules.time_limit_minutes is not None,
         # a table's players present: one who dropped out has no line (league.services.tables)
         slots=[side.slot for side in match.sides.all() if not side.dropped_out],
-        # the season's rules, the game's own among them (Game.rule)
-        rules=rules,
+        # the season's rules, the game's own among them (HouseRule.of: Ninjutsu's time limit)
+        rules=house_rules_for(match),
     )
 
 

@@ -30,6 +30,19 @@ class UserFactory(factory.django.DjangoModelFactory):
             obj.save()
 
 
+def own_rules(game: str, rules: dict) -> dict:
+    """House rules as a test gives them, ``time_limit_minutes=45`` among the core's: a game's own
+    (its package's ``Game.house_rules``) gathered into ``game_rules``, as the league keeps them."""
+    from games import registry
+
+    own = {rule.key for rule in registry.game_of(game).house_rules}
+    moved = {key: rules[key] for key in rules if key in own}
+    if not moved:
+        return rules
+    rest = {key: value for key, value in rules.items() if key not in moved}
+    return {**rest, "game_rules": {**registry.game_of(game).rule_values(moved), **moved}}
+
+
 class LeagueFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = League
@@ -37,6 +50,10 @@ class LeagueFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"League {n}")
     slug = factory.Sequence(lambda n: f"league-{n}")
     master = factory.SubFactory(UserFactory)
+
+    @classmethod
+    def _adjust_kwargs(cls, **kwargs):
+        return own_rules(kwargs.get("game") or League._meta.get_field("game").get_default(), kwargs)
 
 
 def make_team(clan: str = "tora", *, owner=None, name: str | None = None, league=None) -> Team:

@@ -18,6 +18,7 @@ from typing import Any
 
 from games import registry
 from games.kage_masters import engine as kage
+from games.kage_masters import house_rules as own_rules
 from games.players import results as game_results
 from games.players.results import SideResult
 from games.protocol import STRENGTH, Column
@@ -69,9 +70,8 @@ def _kage_problems(record: Mapping[str, Any], *, slots: Sequence[int] | None) ->
 
 def kage_league_points(seats: Sequence[kage.Seat], rules: HouseRules) -> tuple[int, ...]:
     """Each seat's league points under the house rules (``kage_points``, and the fixed scheme's
-    ``kage_fixed_points``)."""
-    fixed = tuple(int(p) for p in rules.kage_fixed_points.split(","))
-    return kage.league_points(seats, kage.PointsScheme(rules.kage_points), fixed)
+    ``kage_fixed_points``: games.kage_masters.house_rules)."""
+    return kage.league_points(seats, own_rules.scheme(rules), own_rules.fixed_points(rules))
 
 
 def _kage_sides(record: Mapping[str, Any], rules: HouseRules, dropped: Sequence[int] = ()) -> dict[int, SideResult]:
@@ -81,13 +81,12 @@ def _kage_sides(record: Mapping[str, Any], rules: HouseRules, dropped: Sequence[
     treasure and scores last place or a forfeit loss, by the house rule ``kage_dropout``
     (games.kage_masters.engine.table_points)."""
     seats = kage_seats(record)
-    fixed = tuple(int(p) for p in rules.kage_fixed_points.split(","))
     scored = kage.table_points(
         seats,
         list(dropped),
-        scheme=kage.PointsScheme(rules.kage_points),
-        fixed=fixed,
-        rule=kage.DropoutRule(rules.kage_dropout),
+        scheme=own_rules.scheme(rules),
+        fixed=own_rules.fixed_points(rules),
+        rule=kage.DropoutRule(own_rules.DROPOUT.of(rules)),
     )
     treasure = {seat.player: seat.treasure for seat in seats}
     out: dict[int, SideResult] = {}

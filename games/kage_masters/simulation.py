@@ -61,7 +61,7 @@ def kage_problems(record: Mapping[str, Any]) -> list[str]:
 
 
 def strength_record(
-    sides: Sequence[MatchTeam], ratings: Ratings, *, rng: random.Random, time_limit: bool = False
+    sides: Sequence[MatchTeam], ratings: Ratings, *, rng: random.Random, rules: Any = None
 ) -> dict[str, Any]:
     """The record of a simulated table of ``sides`` (in slot order); one who dropped out plays no more."""
     present = [s for s in sides if not s.dropped_out]

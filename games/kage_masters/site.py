@@ -5,13 +5,12 @@ any game of players shares (games.players)."""
 from __future__ import annotations
 
 from games import kage_masters
-from games.kage_masters import api, forms, newsletter, results, statistics
+from games.kage_masters import api, forms, house_rules, newsletter, results, statistics
 from games.kage_masters.demo import DEMO
 from games.kage_masters.simulation import strength_record
 from games.kage_masters.views import RULES_URLS
 from games.players import simulation, sites
 from games.protocol import Game, SimulatePanel
-from league.models import HouseRules
 from league.readmodel import side_points
 
 GAME_SITE = Game(
@@ -23,13 +22,14 @@ GAME_SITE = Game(
     side_results=results.side_results,
     result_summary=results.summary,
     result_table=results.kage_table,
-    dropout_line=lambda name, when, season: results.dropout_line(name, when, season.kage_dropout),
+    dropout_line=lambda name, when, season: results.dropout_line(name, when, house_rules.DROPOUT.of(season)),
+    dropout_rule=house_rules.dropout_rule,
     api_result_input=api.KageResultInput,
     points=side_points,
     table_columns=results.table_columns,
     career_record=results.career_record,
     points_word="treasure",
-    house_rule_fields=HouseRules.KAGE_MASTERS_ONLY_FIELDS,
+    house_rules=house_rules.HOUSE_RULES,
     league_rules_template="games/kage_masters/_league_rules.html",
     season_rules_template="games/kage_masters/_season_rules.html",
     simulator=simulation.simulate_match,

@@ -10,6 +10,7 @@ from crispy_forms.helper import FormHelper
 from django import forms
 
 from common.text import SingleLineFormField
+from games.ninjutsu import house_rules as own_rules
 from games.ninjutsu import results as game_results
 from games.ninjutsu.engine import MAX_SHURIKEN, Card, Ending
 from games.ninjutsu.engine.results import ACTION_CARDS
@@ -115,6 +116,6 @@ class NinjutsuResultForm(forms.Form):
 def bind_result_form(match: Any, data: Any = None, *, rules: Any = None) -> NinjutsuResultForm:
     """The match's result form (its sides prefetched): one name a side, in slot order;
     ``rules``: the season's (its time limit)."""
-    time_limit = getattr(rules, "time_limit_minutes", None) is not None
+    time_limit = rules is not None and own_rules.time_limited(rules)
     names = tuple(side.name_at_match for side in match.sides.all())
     return NinjutsuResultForm(data, names=names, time_limit=time_limit)

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from games import registry
+from games.ninjutsu import house_rules as own_rules
 from games.ninjutsu.engine import Card, Ending, NinjutsuResult, validate
 from games.players import results as game_results
 from games.players.results import SideResult
@@ -79,12 +80,8 @@ def _ninjutsu_sides(record: Mapping[str, Any], rules: HouseRules) -> dict[int, S
         outcome = "draw" if result.winner is None else ("win" if result.winner == slot else "loss")
         league = None
         if on_time:
-            win, loss = rules.points_time_win, rules.points_time_loss
-            league = (
-                (rules.points_win if win is None else win)
-                if outcome == "win"
-                else (rules.points_loss if loss is None else loss)
-            )
+            win, loss = own_rules.time_points(rules)
+            league = win if outcome == "win" else loss
         out[slot] = (outcome, left[index], league)
     return out
 
@@ -138,7 +135,7 @@ def problems(
 
 
 #: Raise a ValidationError with every problem of a record (the per-game interface's check).
-check = game_results.check_with(problems)
+check = game_results.check_with(problems, own_rules.time_limited)
 
 
 def side_results(
@@ -170,7 +167,7 @@ def summary(record: Mapping[str, Any], names: Sequence[str], rules: HouseRules |
 def table_columns(season) -> tuple[Column, ...]:
     """A game with a winner and no score: played, won, lost (drawn only where the season's time
     limit allows a draw), the strength rating, the league points."""
-    drawn = (Column("drawn", "D", "Drawn on time"),) if getattr(season, "time_limit_minutes", None) else ()
+    drawn = (Column("drawn", "D", "Drawn on time"),) if own_rules.time_limited(season) else ()
     return (
         Column("played", "P", "Played"),
         Column("won", "W", "Won"),

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 
 from games.ninjutsu import GAME
 from games.ninjutsu import engine as ninjutsu
+from games.ninjutsu import house_rules as own_rules
 from games.ninjutsu import results as ninjutsu_results
 from games.players.simulation import Ratings, glicko_rating
 from matches.models import MatchTeam
@@ -41,15 +42,16 @@ def ninjutsu_record(first: glicko2.Rating, second: glicko2.Rating, *, rng: rando
 
 
 def strength_record(
-    sides: Sequence[MatchTeam], ratings: Ratings, *, rng: random.Random, time_limit: bool = False
+    sides: Sequence[MatchTeam], ratings: Ratings, *, rng: random.Random, rules: Any = None
 ) -> dict[str, Any]:
-    """The record of a simulated game between ``sides`` (in slot order)."""
+    """The record of a simulated game between ``sides`` (in slot order), checked under the
+    season's ``rules`` (its time limit)."""
     if len(sides) != 2:
         raise ValidationError("A Ninjutsu game is between two players.")
     record = ninjutsu_record(
         glicko_rating(ratings.get(sides[0].team_id)), glicko_rating(ratings.get(sides[1].team_id)), rng=rng
     )
-    problems = ninjutsu_results.problems(record, time_limit=time_limit)
+    problems = ninjutsu_results.problems(record, time_limit=rules is not None and own_rules.time_limited(rules))
     if problems:  # pragma: no cover - the engine's simulator gives valid results
         raise ValidationError(problems)
     return record

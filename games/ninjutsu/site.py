@@ -5,13 +5,12 @@ any game of players shares (games.players)."""
 from __future__ import annotations
 
 from games import ninjutsu
-from games.ninjutsu import api, forms, newsletter, results, statistics
+from games.ninjutsu import api, forms, house_rules, newsletter, results, statistics
 from games.ninjutsu.demo import DEMO
 from games.ninjutsu.simulation import strength_record
 from games.ninjutsu.views import RULES_URLS
 from games.players import simulation, sites
 from games.protocol import Game, SimulatePanel
-from league.models import HouseRules
 from league.readmodel import side_points
 
 GAME_SITE = Game(
@@ -27,7 +26,7 @@ GAME_SITE = Game(
     points=side_points,
     table_columns=results.table_columns,
     career_record=results.career_record,
-    house_rule_fields=HouseRules.NINJUTSU_ONLY_FIELDS,
+    house_rules=house_rules.HOUSE_RULES,
     league_rules_template="games/ninjutsu/_league_rules.html",
     season_rules_template="games/ninjutsu/_season_rules.html",
     simulator=simulation.simulate_match,

@@ -31,19 +31,21 @@ def raise_problems(found: list[str]) -> None:
         raise ValidationError(found)
 
 
-def check_with(problems: Callable[..., list[str]]) -> Callable[..., None]:
+def check_with(
+    problems: Callable[..., list[str]], time_limited: Callable[[Any], bool] | None = None
+) -> Callable[..., None]:
     """A game's ``Game.validate_result`` from its ``problems(record, *, time_limit, slots, game)``:
-    raises a ValidationError with every problem of a record (the season's ``rules`` are given too:
-    these games' own rules are read through ``time_limit``)."""
+    raises a ValidationError with every problem of a record. ``time_limited(rules)``: whether the
+    season's own rules give its games a time limit (Ninjutsu's house rule); None: never."""
 
     def check(
         record: Mapping[str, Any],
         *,
-        time_limit: bool = False,
         slots: Sequence[int] | None = None,
         game: str | None = None,
         rules: Any = None,
     ) -> None:
+        time_limit = time_limited is not None and rules is not None and time_limited(rules)
         raise_problems(problems(record, time_limit=time_limit, slots=slots, game=game))
 
     return check

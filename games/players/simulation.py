@@ -106,14 +106,15 @@ def table_rating(stored: Mapping[str, StrengthRating] | None) -> multiplayer.Tab
 
 
 def simulated_record(
-    game: str, sides: Sequence[MatchTeam], ratings: Ratings, *, rng: random.Random, time_limit: bool = False
+    game: str, sides: Sequence[MatchTeam], ratings: Ratings, *, rng: random.Random, rules: Any = None
 ) -> dict[str, Any]:
     """The record of a simulated fixture of ``game`` between ``sides`` (in slot order), drawn by
-    that game's own ``Game.strength_record`` (its package's ``simulation.py``)."""
+    that game's own ``Game.strength_record`` (its package's ``simulation.py``), under the season's
+    ``rules`` (the game reads its own from them: Ninjutsu's time limit)."""
     site = registry.sites().get(game)
     if site is None or site.strength_record is None:
         raise ValidationError(f"No strength-model simulator for {game!r}.")
-    return site.strength_record(sides, ratings, rng=rng, time_limit=time_limit)
+    return site.strength_record(sides, ratings, rng=rng, rules=rules)
 
 
 # --- simulating fixtures -------------------------------------------------------------------------
@@ -180,13 +181,12 @@ def simulate_batch(
             elif match.seed is None:
                 match.seed = secrets.randbits(62)
                 fields.append("seed")
-            rules = services.house_rules_for(match)
             record = simulated_record(
                 match.league.game,
                 sides[pk],
                 rated,
                 rng=random.Random(f"{match.seed}:simulation"),
-                time_limit=bool(getattr(rules, "time_limit_minutes", None)),
+                rules=services.house_rules_for(match),
             )
             _confirm(match, record, actor=actor, also_save=fields)
             made.append(

@@ -19,8 +19,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from common import invalidation
+from games.protocol import DROPOUT_FORFEIT_LOSS
 from league import hooks, selectors
-from league.models import KageDropout, Season
+from league.models import Season
 from league.services.fixtures import fixture_create
 from league.services.rounds import _history_except
 from matches.models import REGULAR_STAGE, Match, MatchTeam
@@ -124,7 +125,7 @@ def dropout_plan(*, match: Match, team: Team, when: str, below_minimum: str = ""
             plan.facts.append("The table is dissolved: it is voided, and nobody scores for it this round.")
         return plan
     plan.facts.append(f"{team.name} drops out {WHEN[when]}; the table plays on with {_names(present)}.")
-    if season.kage_dropout == KageDropout.FORFEIT_LOSS:
+    if season.league.game_site.dropout_scores(season)[0] == DROPOUT_FORFEIT_LOSS:
         plan.facts.append(
             f"{team.name} takes a forfeit loss ({season.forfeit_loss_points} league points); "
             f"the others are placed among themselves by their treasure (the season's house rules)."

@@ -31,7 +31,7 @@ MAX_REVENUE = 10 * WIN_KOBAN
 
 #: The range (lowest, highest) of every house rule that is a number, both included; a rule that
 #: may be empty (None: its default) is in range when empty. Each game's own rules have theirs in
-#: the game's engine (games/ninjutsu/engine/results.py: the time limit).
+#: the game's package (games.protocol.HouseRule; games/ninjutsu/engine/results.py: the time limit).
 BOUNDS: dict[str, tuple[int, int]] = {
     "starting_koban": (0, MAX_STARTING_KOBAN),
     "revenue_win": (0, MAX_REVENUE),
@@ -98,20 +98,9 @@ class HouseRules:
     several_teams_per_owner: bool = False
     #: a ronin's upkeep when its owner has not decided by the fixture's deadline: "pay" or "release"
     ronin_upkeep_default: str = "pay"
-    # Ninjutsu (issue 17): a time limit in minutes (None: none, no draws) and what a game stopped by
-    # it scores (None: a win's and a loss's points; a draw on time scores a draw's)
-    time_limit_minutes: int | None = None
-    points_time_win: int | None = None
-    points_time_loss: int | None = None
-    # Kage Masters (issue 17): how a table's places become league points
-    # (games.kage_masters.engine.PointsScheme) and the fixed scheme's points of 1st to 5th
-    kage_points: str = "opponents_beaten"
-    kage_fixed_points: str = "3,2,1,0,0"
-    #: what a player who drops out of a table scores: "last_place" (placed last at the table) or
-    #: "forfeit_loss" (a forfeit's loss; the others are placed among themselves)
-    kage_dropout: str = "last_place"
     #: the game's own house rules, by key ({key: value}): a game declares them in its package
-    #: (games.protocol.HouseRule) and reads them through ``Game.rule``; the core only keeps them
+    #: (games.protocol.HouseRule: Ninjutsu's time limit, Kage Masters' place points) and reads
+    #: them through ``HouseRule.of``; the core only keeps them
     game_rules: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod

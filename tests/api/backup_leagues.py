@@ -149,9 +149,18 @@ def all_stars_league() -> League:
     return league
 
 
+#: Each players' game's own house rules, away from their defaults (a backup keeps them: game_rules).
+OWN_RULES = {
+    games.NINJUTSU: {"time_limit_minutes": 90, "points_time_win": 2},
+    games.KAGE_MASTERS: {"kage_fixed_points": "4,2,1,0,0", "kage_dropout": "last_place"},
+}
+
+
 def _players_league(game: str, n: int, **season_kw) -> tuple[League, Season]:
     master = UserFactory(username="backup-master")
-    league = services.league_create(master=master, name=f"Backup {games.get(game).name}", game=game)
+    league = services.league_create(
+        master=master, name=f"Backup {games.get(game).name}", game=game, game_rules=OWN_RULES[game]
+    )
     season = services.season_create(league=league, name="Full", **season_kw)
     for i in range(n):
         services.application_accept(

@@ -152,7 +152,8 @@ def test_a_ninjutsu_game_on_time_through_the_api():
     sides = {side["slot"]: (side["outcome"], side["league_points"]) for side in resp.json()["sides"]}
     assert sides == {1: ("win", 2), 2: ("loss", 1)}
     rules = As().get(reverse("api:season-detail", kwargs={"pk": season.pk})).json()["house_rules"]
-    assert rules["time_limit_minutes"] == 45 and "kage_points" not in rules and "starting_koban" not in rules
+    assert rules["game_rules"] == {"time_limit_minutes": 45, "points_time_win": 2, "points_time_loss": 1}
+    assert "kage_points" not in rules and "starting_koban" not in rules
 
 
 def test_a_ninjutsu_league_without_a_time_limit_refuses_a_game_on_time_and_has_no_draft():
@@ -171,7 +172,7 @@ def test_a_league_lists_only_its_games_house_rules():
     kage = LeagueFactory(game=games.KAGE_MASTERS)
     shown = As().get(reverse("api:league-detail", kwargs={"slug": allstars.slug})).json()["house_rules"]
     assert set(shown) == set(HouseRules.HOUSE_RULE_FIELDS) - set(HouseRules.fields_not_for(games.ALLSTARS))
-    assert "starting_koban" in shown and "time_limit_minutes" not in shown and "kage_points" not in shown
+    assert "starting_koban" in shown and "game_rules" not in shown  # All-Stars has none of its own
     shown = As().get(reverse("api:league-detail", kwargs={"slug": kage.slug})).json()["house_rules"]
-    assert shown["kage_points"] == "opponents_beaten" and "starting_koban" not in shown
-    assert "time_limit_minutes" not in shown
+    assert shown["game_rules"]["kage_points"] == "opponents_beaten" and "starting_koban" not in shown
+    assert "time_limit_minutes" not in shown["game_rules"]

@@ -10,9 +10,10 @@ import pytest
 from django.core.management import call_command
 
 from api.backup import league_export_json
+from games import registry as games_registry
 from league.models import League, SeasonEntry
 from teams.models import StrengthRating
-from tests.api.backup_leagues import BUILDERS
+from tests.api.backup_leagues import BUILDERS, OWN_RULES
 from tests.support import run_tasks_eagerly
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("catalog")]
@@ -69,6 +70,8 @@ def test_a_league_that_used_every_feature_round_trips(game, tmp_path, django_cap
     else:
         assert document["bracket_slots"], "the playoffs"
     [season] = document["seasons"]
+    own = OWN_RULES.get(games_registry.game_of(document["league"][0]["game"]).key, {})
+    assert all(season["game_rules"][k] == v for k, v in own.items()), "the game's own house rules, frozen"
     assert season["status"] == "finished" and season["final_table"]["rows"], "a finished season's table"
     assert {r["team_id"] for r in season["final_table"]["rows"]} == set(range(1, len(document["teams"]) + 1))
     before = ratings(), standings()
@@ -85,6 +88,35 @@ def test_a_league_that_used_every_feature_round_trips(game, tmp_path, django_cap
 
 
 @pytest.mark.usefixtures("world")
+def test_a_document_made_while_a_games_own_rules_were_fields_imports_them_as_its_game_rules(tmp_path):
+    """Before league.0023 Ninjutsu's time limit was a field of a league's and a season's row: such a
+    document's rows take them into ``game_rules``, as the migration moved the database's."""
+    from league.services import league_create, season_create
+    from tests.factories import UserFactory
+
+    league = league_create(
+        master=UserFactory(), name="Old Clock", game="ninjutsu", game_rules={"time_limit_minutes": 45}
+    )
+    season_create(league=league, format="round_robin")
+    document = json.loads(league_export_json(league))
+    for row in (document["league"][0], document["seasons"][0]):
+        row.update(row.pop("game_rules"))  # the older shape: the rules as the row's own fields
+    assert document["league"][0]["time_limit_minutes"] == 45 and "game_rules" not in document["seasons"][0]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(document))
+    wipe()
+    call_command("import_league", str(path))
+    restored = League.objects.get()
+    assert restored.own_rules["time_limit_minutes"] == 45
+    assert restored.seasons.get().own_rules["time_limit_minutes"] == 45
+    # a field no game has stays refused
+    document["league"][0]["lives"] = 3
+    path.write_text(json.dumps(document))
+    wipe()
+    with pytest.raises(Exception, match="'lives' is not a field"):
+        call_command("import_league", str(path))
+
+
 def test_a_restored_leagues_waiting_results_are_confirmed_and_settled(world, tmp_path):
     """The ids inside a result's record (its teams, its ninjas) travel as places, like any
     reference: a result submitted before the backup is confirmed after the restore, a disputed one

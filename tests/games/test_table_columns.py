@@ -92,9 +92,9 @@ def test_every_games_final_table_keeps_its_columns_but_the_strength(key):
 
 def test_each_game_speaks_its_own_columns():
     class Season:
-        time_limit_minutes = None
+        game_rules = {}
 
-    timed = type("Timed", (), {"time_limit_minutes": 45})()
+    timed = type("Timed", (), {"game_rules": {"time_limit_minutes": 45}})()
     titles = {key: [c.title for c in registry.game_of(key).columns(Season())] for key in registry.GAMES}
     assert "Points scored" in titles[registry.ALLSTARS] and "Team rating" in titles[registry.ALLSTARS]
     assert "Drawn on time" not in titles[registry.NINJUTSU] and "Points scored" not in titles[registry.NINJUTSU]

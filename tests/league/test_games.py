@@ -158,9 +158,9 @@ def test_each_game_has_its_interface_and_all_stars_wraps_what_exists():
 @pytest.mark.parametrize(
     ("game", "shown", "hidden"),
     [
-        (games.ALLSTARS, "starting_koban", ("time_limit_minutes", "kage_points")),
-        (games.NINJUTSU, "time_limit_minutes", ("starting_koban", "kage_points", "kage_fixed_points")),
-        (games.KAGE_MASTERS, "kage_points", ("starting_koban", "time_limit_minutes", "points_time_win")),
+        (games.ALLSTARS, "starting_koban", ("rule_time_limit_minutes", "rule_kage_points")),
+        (games.NINJUTSU, "rule_time_limit_minutes", ("starting_koban", "rule_kage_points", "rule_kage_fixed_points")),
+        (games.KAGE_MASTERS, "rule_kage_points", ("starting_koban", "rule_time_limit_minutes", "rule_points_time_win")),
     ],
 )
 def test_each_game_asks_its_own_house_rules_only(client, game, shown, hidden):
@@ -174,22 +174,35 @@ def test_each_game_asks_its_own_house_rules_only(client, game, shown, hidden):
 def test_a_ninjutsu_time_limit_and_kage_place_points_are_house_rules(client):
     user = UserFactory()
     client.force_login(user)
-    data = {**PLAYER_RULES, "name": "Clockwork", "game": games.NINJUTSU, "time_limit_minutes": 45, "points_time_win": 2}
+    # the game's own rules (its package's HouseRule), each a field of the form
+    data = {
+        **PLAYER_RULES,
+        "name": "Clockwork",
+        "game": games.NINJUTSU,
+        "rule_time_limit_minutes": 45,
+        "rule_points_time_win": 2,
+    }
     client.post(reverse("league:create"), data)
     league = League.objects.get(name="Clockwork")
-    assert (league.time_limit_minutes, league.time_win_points, league.time_loss_points) == (45, 2, 0)
+    assert league.own_rules == {"time_limit_minutes": 45, "points_time_win": 2, "points_time_loss": None}
+    from games.ninjutsu.house_rules import time_points
+
+    assert time_points(league) == (2, 0)  # a loss on time: a loss's points
     season = services.season_create(league=league, format="round_robin")
-    assert season.time_limit_minutes == 45  # frozen on the season
-    bad = {**PLAYER_RULES, "name": "Dice Den", "game": games.KAGE_MASTERS, "kage_points": "fixed"}
+    assert season.own_rules["time_limit_minutes"] == 45  # frozen on the season
+    bad = {**PLAYER_RULES, "name": "Dice Den", "game": games.KAGE_MASTERS, "rule_kage_points": "fixed"}
     for points, message in (
         ("3,2,1", "five places"),
         ("1,2,3,0,0", "more than the place above"),
         ("30,2,1,0,0", "at most"),
     ):
-        page = client.post(reverse("league:create"), {**bad, "kage_fixed_points": points})
+        page = client.post(reverse("league:create"), {**bad, "rule_kage_fixed_points": points})
         assert page.status_code == 200 and message in page.content.decode()
-    client.post(reverse("league:create"), {**bad, "kage_fixed_points": "5,3,2,1,0"})
-    assert League.objects.get(name="Dice Den").place_points == (5, 3, 2, 1, 0)
+        assert not League.objects.filter(name="Dice Den").exists()
+    client.post(reverse("league:create"), {**bad, "rule_kage_fixed_points": "5,3,2,1,0"})
+    from games.kage_masters.house_rules import fixed_points
+
+    assert fixed_points(League.objects.get(name="Dice Den")) == (5, 3, 2, 1, 0)
 
 
 def test_the_house_rules_box_shows_each_games_own_rules(client):

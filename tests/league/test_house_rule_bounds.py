@@ -16,16 +16,21 @@ from django.urls import reverse
 
 from games import registry as games
 from league import services
-from league.forms import HOUSE_RULE_FIELDS
+from league.forms import GAME_RULE_PREFIX, HOUSE_RULE_FIELDS
 from league.models import HOUSE_RULE_BOUNDS, HouseRules, League
 from tests.factories import LeagueFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-#: (game, rule, lowest, highest) for every house-rule number, in a league of the game that has it.
-CASES = [
-    (games.NINJUTSU if name in HouseRules.NINJUTSU_ONLY_FIELDS else games.ALLSTARS, name, low, high)
-    for name, (low, high) in HOUSE_RULE_BOUNDS.items()
+#: (game, rule, lowest, highest) for every house-rule number of the core's (in an All-Stars league,
+#: which has them all) ...
+CASES = [(games.ALLSTARS, name, low, high) for name, (low, high) in HOUSE_RULE_BOUNDS.items()]
+#: ... and of every game's own (games.protocol.HouseRule: Ninjutsu's time limit), in its league.
+OWN_CASES = [
+    (key, rule.key, rule.low, rule.high)
+    for key, site in games.sites().items()
+    for rule in site.house_rules
+    if rule.kind == "number"
 ]
 
 
@@ -33,6 +38,7 @@ def posted(league: League, **changes) -> dict:
     """The house-rules form as its page would post it, with ``changes``."""
     hidden = set(HouseRules.fields_not_for(league.game))
     data = {name: getattr(league, name) for name in HOUSE_RULE_FIELDS if name not in hidden}
+    data |= {GAME_RULE_PREFIX + key: value for key, value in league.own_rules.items()}
     data = {**data, "description": "", "tie_breaker_1": "wins", **changes}
     return {k: ("" if v is None else "on" if v is True else v) for k, v in data.items() if v is not False}
 
@@ -63,6 +69,30 @@ def test_the_form_takes_each_number_at_its_bounds_and_refuses_one_past(client, g
         assert form.errors[name] == [f"Between {low} and {high}."]
         league.refresh_from_db()
         assert getattr(league, name) == high  # nothing saved
+
+
+@pytest.mark.parametrize(("game", "key", "low", "high"), OWN_CASES, ids=[c[1] for c in OWN_CASES])
+def test_a_games_own_number_is_taken_at_its_bounds_and_refused_one_past(client, game, key, low, high):
+    league = LeagueFactory(game=game)
+    client.force_login(league.master)
+    url = reverse("league:edit", kwargs={"slug": league.slug})
+    name = GAME_RULE_PREFIX + key
+    for value in (low, high):
+        response = client.post(url, posted(league, **{name: value}))
+        assert response.status_code == 302, response.content.decode()[:2000]
+        league.refresh_from_db()
+        assert league.own_rules[key] == value
+    for value in (low - 1, high + 1):
+        response = client.post(url, posted(league, **{name: value}))
+        assert response.status_code == 200 and name in response.context["form"].errors
+        league.refresh_from_db()
+        assert league.own_rules[key] == high  # nothing saved
+    # the services refuse it too, and so does a league's own check (what the admin and an import run)
+    with pytest.raises(ValidationError):
+        services.league_update(league=league, game_rules={key: high + 1})
+    league.game_rules = {key: high + 1}
+    with pytest.raises(ValidationError):
+        league.full_clean()
 
 
 def test_a_starting_koban_of_nine_quintillion_is_refused_everywhere(client, django_assert_max_num_queries):
@@ -108,10 +138,12 @@ def test_the_forms_inputs_carry_the_range(client, django_assert_max_num_queries,
     client.force_login(league.master)
     with django_assert_max_num_queries(8):
         html = client.get(reverse("league:edit", kwargs={"slug": league.slug})).content.decode()
-    shown = [name for name in HOUSE_RULE_BOUNDS if f'name="{name}"' in html]
-    assert shown and set(shown) == set(HOUSE_RULE_BOUNDS) - set(HouseRules.fields_not_for(game))
+    bounds = {name: (low, high) for name, (low, high) in HOUSE_RULE_BOUNDS.items()}
+    bounds |= {GAME_RULE_PREFIX + key: (low, high) for g, key, low, high in OWN_CASES if g == game}
+    shown = [name for name in bounds if f'name="{name}"' in html]
+    assert shown and set(shown) == set(bounds) - set(HouseRules.fields_not_for(game))
     for name in shown:
-        low, high = HOUSE_RULE_BOUNDS[name]
+        low, high = bounds[name]
         tag = html.split(f'name="{name}"')[1].split(">")[0]
         assert f'min="{low}"' in tag and f'max="{high}"' in tag, tag
         assert f"From {low} to {high}." in html

@@ -449,12 +449,15 @@ def test_the_house_rules_form_and_the_league_page_show_the_drop_out_rule(client)
     league = season.league
     client.force_login(league.master)
     form = client.get(reverse("league:edit", kwargs={"slug": league.slug})).content.decode()
-    assert 'name="kage_dropout"' in form
+    assert 'name="rule_kage_dropout"' in form
     page = client.get(league.get_absolute_url()).content.decode()
     assert "A forfeit loss (the forfeit&#x27;s points); the table plays on" in page
-    assert season.kage_dropout == "forfeit_loss"  # frozen into the season
+    assert season.own_rules["kage_dropout"] == "forfeit_loss"  # frozen into the season
     from tests.factories import LeagueFactory
 
     other = LeagueFactory(game="ninjutsu")
     client.force_login(other.master)
-    assert 'name="kage_dropout"' not in client.get(reverse("league:edit", kwargs={"slug": other.slug})).content.decode()
+    assert (
+        'name="rule_kage_dropout"'
+        not in client.get(reverse("league:edit", kwargs={"slug": other.slug})).content.decode()
+    )

@@ -19,7 +19,7 @@ from league.models import Season
 from league.selectors import league_table
 from matches import services
 from matches.models import Match, MatchTeam
-from tests.factories import LeagueFactory, UserFactory
+from tests.factories import LeagueFactory, UserFactory, own_rules
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -31,7 +31,10 @@ def kage_season(n: int, **house_rules):
     and ``n`` players accepted (display names K1..Kn)."""
     master = UserFactory()
     league = league_services.league_create(
-        master=master, name=f"Kage Nights {n} {Season.objects.count()}", game=games.KAGE_MASTERS, **house_rules
+        master=master,
+        name=f"Kage Nights {n} {Season.objects.count()}",
+        game=games.KAGE_MASTERS,
+        **own_rules(games.KAGE_MASTERS, house_rules),
     )
     season = league_services.season_create(league=league, format=Season.Format.SELF_ARRANGED)
     players = []

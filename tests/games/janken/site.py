@@ -69,7 +69,7 @@ def problems(record: Mapping[str, Any], needed: int = engine.WINS_NEEDED) -> lis
     return engine.problems(result.throws, needed)
 
 
-def validate_result(record, *, game=None, time_limit=False, slots=None, rules=None) -> None:
+def validate_result(record, *, game=None, slots=None, rules=None) -> None:
     found = problems(record, wins_needed(rules))
     if slots is not None and sorted(slots) != [1, 2]:
         found.append("A Janken match is between the two sides of its match.")
