@@ -2,7 +2,8 @@
 
 A core app's module (league, matches, teams, stats, newsletters, notifications, api, common,
 outbox), a template outside a game's own folder (``templates/games/<key>/``) or the API fails here
-when it names a game's key (a string ``"ninjutsu"``, ``registry.NINJUTSU``) or reads one of
+when it names a game's key (a string ``"ninjutsu"``, ``registry.NINJUTSU``), imports a game's
+package (``games.ninjutsu.engine``: a game's rules, house rules included, are its own) or reads one of
 ``GameInfo``'s feature flags (``has_team_scrolls``, ``has_challenges``, ``plays_at_tables``,
 ``is_one_on_one``, ``game_info.table``) instead of asking the league's ``games.protocol.Game``
 (``game_of(league).team_scrolls``, ``league.game_site.tables``, ``game.result_line(...)``).
@@ -73,6 +74,15 @@ def python_findings(source: str) -> list[tuple[int, str]]:
                 found.append((node.lineno, ".game_info.table"))
         elif isinstance(node, ast.ImportFrom) and node.module == "games.registry":
             found.extend((node.lineno, f".{a.name}") for a in node.names if a.name in KEY_NAMES)
+        elif isinstance(node, ast.ImportFrom) and node.module == "games":
+            # a game's package itself (its engine, its house rules): the core reaches it by the registry
+            found.extend((node.lineno, f"import games.{a.name}") for a in node.names if a.name in GAME_KEYS)
+        elif isinstance(node, ast.ImportFrom | ast.Import):
+            modules = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            for module in modules:
+                parts = module.split(".")
+                if len(parts) > 1 and parts[0] == "games" and parts[1] in GAME_KEYS:
+                    found.append((node.lineno, f"import {'.'.join(parts[:2])}"))
         elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in FLAGS:
             found.append((node.lineno, f"def {node.name}"))
     return found
@@ -133,6 +143,9 @@ def test_every_known_exception_is_still_needed():
         ("KEY = registry.KAGE_MASTERS\n", ".KAGE_MASTERS"),
         ("from games.registry import ALLSTARS\n", ".ALLSTARS"),
         ("places = season.league.game_info.table == 'places'\n", ".game_info.table"),
+        ("from games.ninjutsu.engine.results import HOUSE_RULE_BOUNDS\n", "import games.ninjutsu"),
+        ("import games.kage_masters.house_rules\n", "import games.kage_masters"),
+        ("from games import allstars\n", "import games.allstars"),
     ],
 )
 def test_a_sample_line_naming_a_game_or_a_flag_is_found(line, named):
