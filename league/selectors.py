@@ -390,27 +390,48 @@ def table_ranking(season: Season) -> list[TableRow]:
     return _ranked(season, rows)
 
 
+def _from_values(model, values: dict):
+    """An instance of ``model`` as the database's row of ``values`` (attribute names) makes it,
+    its other fields deferred (``Model.from_db`` reads the values in the model's field order)."""
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
+    return model.from_db("default", names, [values[name] for name in names])
+
+
 def _shown_team(team: RankedTeam, system: str) -> tuple[Team, StrengthRating | None]:
     """The team (with its owner and clan) and strength rating a page's row is drawn from, made from
     the ranking's values as the database's rows would make them (deferred fields unread)."""
     (rating, primary, secondary, motto, username, clan_id, clan, rated, strength, deviation, volatility, games_) = (
         team.shown
     )
-    owner_model = Team._meta.get_field("owner").related_model
-    clan_model = Team._meta.get_field("clan").related_model
-    made = Team.from_db(
-        "default",
-        ["id", "name", "rating", "colour_primary", "colour_secondary", "motto", "owner_id", "clan_id"],
-        [team.pk, team.name, rating, primary, secondary, motto, team.owner_id, clan_id],
+    made = _from_values(
+        Team,
+        {
+            "id": team.pk,
+            "name": team.name,
+            "rating": rating,
+            "colour_primary": primary,
+            "colour_secondary": secondary,
+            "motto": motto,
+            "owner_id": team.owner_id,
+            "clan_id": clan_id,
+        },
     )
-    made.owner = owner_model.from_db("default", ["id", "username"], [team.owner_id, username])
-    made.clan = clan_model.from_db("default", ["id", "name"], [clan_id, clan]) if clan_id is not None else None
+    made.owner = _from_values(Team._meta.get_field("owner").related_model, {"id": team.owner_id, "username": username})
+    if clan_id is not None:
+        made.clan = _from_values(Team._meta.get_field("clan").related_model, {"id": clan_id, "name": clan})
     if rated is None:
         return made, None
-    return made, StrengthRating.from_db(
-        "default",
-        ["id", "team_id", "system", "rating", "deviation", "volatility", "games"],
-        [rated, team.pk, system, strength, deviation, volatility, games_],
+    return made, _from_values(
+        StrengthRating,
+        {
+            "id": rated,
+            "team_id": team.pk,
+            "system": system,
+            "rating": strength,
+            "deviation": deviation,
+            "volatility": volatility,
+            "games": games_,
+        },
     )
 
 
