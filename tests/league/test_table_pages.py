@@ -53,8 +53,27 @@ def swiss_mid_season(n: int) -> Season:
     return season
 
 
+def dress(season: Season) -> None:
+    """Colours and a motto on some teams, a strength rating in the other system on some and in the
+    game's on others (what a row shows beyond its standings)."""
+    from teams import services as team_services
+    from teams.models import StrengthRating
+
+    system = season.league.game_info.strength_system
+    other = next(s for s in StrengthRating.System.values if s != system)
+    for i, entry in enumerate(season.entries.select_related("team").order_by("team_id")):
+        if i % 5 == 0:
+            team_services.team_dress(team=entry.team, colour_primary="#aa0000", colour_secondary="", motto=f"Dawn {i}")
+        if i % 3 == 0:
+            StrengthRating.objects.create(team=entry.team, system=system, rating=1400 + 7 * i, deviation=60 + i)
+        if i % 4 == 0:
+            StrengthRating.objects.create(team=entry.team, system=other, rating=20 + i, deviation=3)
+
+
 def build() -> dict:
-    return {"big": swiss_mid_season(BIG), "small": swiss_mid_season(SMALL), "empty": make_season(0)}
+    big = swiss_mid_season(BIG)
+    dress(big)
+    return {"big": big, "small": swiss_mid_season(SMALL), "empty": make_season(0)}
 
 
 world_built, world = shared_world(build)
@@ -103,6 +122,39 @@ def test_the_pages_show_the_whole_tables_slices_each_position_once(world, client
     positions = [p for p, _ in first + second]
     assert sorted(positions) == list(range(1, BIG + 1)) and len(set(positions)) == BIG
     assert table_rows(get(client, url_of(big, "1"))) == first
+
+
+def whole_table_rows(season: Season) -> list[str]:
+    """Each row's HTML as the whole table (``league_table``, every next fixture) draws it."""
+    from league import table_layout
+
+    site, game = season.league.game_site, season.league.game_info
+    nexts = selectors.next_fixtures(season)
+    html = table_layout.render_table(
+        site.columns(season),
+        [(row, nexts.get(row.team.pk)) for row in selectors.league_table(season)],
+        entrant=game.entrant,
+        system=game.strength_system,
+        scrolls=site.team_scrolls,
+        show_next=True,
+    )
+    return row_html(html)
+
+
+def row_html(body: str) -> list[str]:
+    table = body[body.index('data-testid="league-table"') :].split("</table>")[0]
+    return ["<tr>" + row.split("</tr>")[0] for row in table.split("<tbody>")[1].split("<tr>")[1:]]
+
+
+def test_each_pages_rows_read_as_the_whole_tables_rows(world, client):
+    """Every cell (colours, motto, owner, clan, strength rating, next fixture) as the unpaginated
+    table draws it: a page's rows are made from the ranking's values, not read again."""
+    big = world["big"]
+    whole = whole_table_rows(big)
+    first, second = row_html(get(client, url_of(big))), row_html(get(client, url_of(big, "2")))
+    assert first == whole[:SIZE] and second == whole[SIZE:]
+    joined = "".join(whole)
+    assert 'fill="#aa0000"' in joined and "Dawn 5" in joined and 'title="± ' in joined  # dressed and rated
 
 
 def test_a_page_renders_at_most_a_pages_rows_and_their_next_fixtures(world, client):
@@ -289,3 +341,26 @@ def test_each_page_is_a_fragment_of_its_own_page_1s_key_unchanged(world, client,
     get(client, url_of(big, "3"))
     assert fragment_cache.get(fragments.PREFIX + f"season-table:{big.pk}:3") is None
     assert table_rows(get(client, url_of(big))) == first and table_rows(get(client, url_of(big, "2"))) == second
+
+
+def test_a_table_games_pages_show_its_places_as_the_whole_table_does(client):
+    """Kage Masters' places (subqueries, read for the page's rows alone) and its own columns."""
+    from games import registry as games
+    from matches import services as match_services
+    from tests.league.test_games_own_words import players_league
+    from tests.trust.world import KAGE_RECORD
+
+    season = players_league(games.KAGE_MASTERS, SIZE + 3, format=Season.Format.SELF_ARRANGED)
+    entries = [e.team for e in season.entries.order_by("team_id")]
+    whole = selectors.league_table(season)
+    # the table's last three play a table: its winner rises to the top, the others stay on page 2
+    players = [row.team for row in whole[-3:]]
+    table = match_services.match_create(teams=players, season=season)
+    match_services.match_submit_game_result(match=table, record=KAGE_RECORD, actor=players[0].owner)
+    for player in players[1:]:
+        match_services.match_confirm(match=Match.objects.get(pk=table.pk), actor=player.owner)
+    assert len(entries) == SIZE + 3
+    rows = whole_table_rows(season)
+    first, second = row_html(get(client, url_of(season))), row_html(get(client, url_of(season, "2")))
+    assert first == rows[:SIZE] and second == rows[SIZE:]
+    assert "1st ×1" in "".join(first) and ("2nd ×1" in "".join(second) or "3rd ×1" in "".join(second))
