@@ -16,6 +16,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from common import fragments
 from common.dbstats import count_rows
@@ -364,3 +365,13 @@ def test_a_table_games_pages_show_its_places_as_the_whole_table_does(client):
     first, second = row_html(get(client, url_of(season))), row_html(get(client, url_of(season, "2")))
     assert first == rows[:SIZE] and second == rows[SIZE:]
     assert "1st ×1" in "".join(first) and ("2nd ×1" in "".join(second) or "3rd ×1" in "".join(second))
+
+
+def test_the_csv_export_and_the_api_keep_the_whole_table(world, client):
+    big = world["big"]
+    csv = client.get(reverse("exports:table_csv", args=[big.league.slug, big.number]))
+    assert csv.status_code == 200
+    lines = [line for line in b"".join(csv).decode().splitlines() if line.strip()]
+    assert len(lines) == 1 + BIG  # a heading and every row
+    api = client.get(f"/api/v1/seasons/{big.pk}/table/")
+    assert api.status_code == 200 and len(api.json()["rows"]) == BIG
