@@ -1,6 +1,7 @@
 """Member pages warm and cold, as CPU time against the minimal view (issue 29, parts 2 and 6):
 
-    .venv/bin/python benchmarks/cold.py [--sizes 8,64,256] [--rounds 5] [--keep-db] [--reuse-db] [--json FILE]
+    .venv/bin/python benchmarks/cold.py [--sizes 8,64,256] [--rounds 5] [--pages "league table,..."]
+        [--keep-db] [--reuse-db] [--json FILE]
 
 1. Creates (or with ``--reuse-db`` reuses) its own PostgreSQL database, as benchmarks/pages.py
    does (BENCH_DATABASE_URL, the name always holds "bench"; default .../bench_cold), and seeds one
@@ -150,7 +151,9 @@ def write_elsewhere(other_league) -> None:
     team_services.team_rename(team=team, name=name)
 
 
-def measure_league(n, seeded, other, rounds: int, cpu: Cpu, minimal_ms: float) -> list[Figure]:
+def measure_league(
+    n, seeded, other, rounds: int, cpu: Cpu, minimal_ms: float, pages: tuple[str, ...] = PAGES
+) -> list[Figure]:
     from django.core.cache import cache
     from django.db import connection
     from django.test import Client
@@ -161,6 +164,8 @@ def measure_league(n, seeded, other, rounds: int, cpu: Cpu, minimal_ms: float) -
     clients: dict[int, Client] = {}
     figures = []
     for page, (url, user) in page_urls(seeded).items():
+        if page not in pages:
+            continue
         client = clients.get(user.pk)
         if client is None:
             client = clients[user.pk] = Client()
@@ -268,6 +273,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="8,64,256")
     parser.add_argument("--rounds", type=int, default=5, help="measurements of each page and state (median)")
+    parser.add_argument(
+        "--pages",
+        default=",".join(PAGES),
+        help=f"comma-separated pages to measure, of: {', '.join(PAGES)} (default: all)",
+    )
     parser.add_argument("--services-matches", type=int, default=160)
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database (for --reuse-db)")
     parser.add_argument("--reuse-db", action="store_true", help="measure the database a --keep-db run left")
@@ -276,6 +286,12 @@ def main() -> int:
     parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
     args = parser.parse_args()
     sizes = sorted({int(n) for n in args.sizes.split(",")})
+    pages = tuple(p for p in PAGES if p in {name.strip() for name in args.pages.split(",")})
+    unknown = {name.strip() for name in args.pages.split(",")} - set(PAGES)
+    if unknown or not pages:
+        parser.error(
+            f"--pages: unknown {', '.join(sorted(unknown)) or 'none given'}; the pages are: {', '.join(PAGES)}"
+        )
     db_url = database_url()
     reuse = set_up(db_url, redis_url=args.redis_url, reuse=args.reuse_db)
     from benchmarks import seed
@@ -299,7 +315,7 @@ def main() -> int:
         minimal = {}
         for n in sizes:
             minimal[n] = minimal_cpu(cpu, leagues[n].teams[0].owner)
-            figures += measure_league(n, leagues[n], others[n], args.rounds, cpu, minimal[n])
+            figures += measure_league(n, leagues[n], others[n], args.rounds, cpu, minimal[n], pages)
             print(f"Measured {n} teams (minimal view {minimal[n]:.2f} ms CPU)", flush=True)
     finally:
         if not args.keep_db:

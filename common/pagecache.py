@@ -83,6 +83,9 @@ QUERY_PARAMETERS: dict[str, dict[str, Callable[[str], str | None]]] = {
     "teams:list": {"page": _page_number},
     "teams:ledger": {"page": _page_number},
     "teams:detail": {"games": _exactly("all")},
+    # the page of the league table (league.views.table_page_asked): past the table's last page the
+    # view answers the last, so a value up to MAX_CACHED_PAGE is at worst a copy of it
+    "league:season_detail": {"table": _page_number},
 }
 #: Pages whose query string is a whole form (the odds calculator): cached only without one.
 UNCACHED_WITH_QUERY = {"rules:odds"}

@@ -6,9 +6,23 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from django.db.models import Case, Count, F, OuterRef, Prefetch, Q, QuerySet, Subquery, Value, When, Window
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    FilteredRelation,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+    Window,
+)
 from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Coalesce, Length, RowNumber
 from django.utils import timezone
@@ -254,33 +268,45 @@ def places_of_entry(entry: SeasonEntry) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-def league_table(season: Season) -> list[TableRow]:
-    """The season's league table, sorted with its tie-breakers: the stored rows (one query), the
-    head-to-head query only when some teams are still level where it applies, and the opponents
-    met (one query) when a strength-of-schedule tie-breaker is chosen."""
+def _row(entry: SeasonEntry) -> TableRow:
+    """A table row from an entry with its stored standings (its team as far as it was read)."""
+    return TableRow(
+        team=entry.team,
+        played=entry.played,
+        won=entry.won,
+        drawn=entry.drawn,
+        lost=entry.lost,
+        points=entry.points,
+        points_for=entry.points_for,
+        points_against=entry.points_against,
+        rating=entry.team.rating,
+        byes=entry.byes,
+    )
+
+
+def _shown_columns(season: Season, rows: list[TableRow], entries: Iterable[SeasonEntry] | None = None) -> None:
+    """What the table shows of ``rows`` beyond their standings: each team's strength rating and a
+    table game's places (from ``entries``, :func:`table_entries`'s, when given), and the values of
+    the game's own columns (``Game.table_values``, one query, for these rows alone)."""
     site = season.league.game_site
+    if entries is not None:
+        by_team = {e.team_id: e for e in entries}
+        for row in rows:
+            entry = by_team[row.team.pk]
+            row.team = entry.team
+            row.strength = strength_of(entry.team)
+            row.places = places_of_entry(entry)
     columns = site.columns(season)
-    rows = [
-        TableRow(
-            team=e.team,
-            played=e.played,
-            won=e.won,
-            drawn=e.drawn,
-            lost=e.lost,
-            points=e.points,
-            points_for=e.points_for,
-            points_against=e.points_against,
-            rating=e.team.rating,
-            byes=e.byes,
-            strength=strength_of(e.team),
-            places=places_of_entry(e),
-        )
-        for e in table_entries(season, places=any(c.key == "places_text" for c in columns))
-    ]
     if site.table_values is not None and any(c.key not in ROW_VALUES for c in columns):
         values = site.table_values(season, [row.team.pk for row in rows])
         for row in rows:
             row.values = dict(values.get(row.team.pk, {}))
+
+
+def _ranked(season: Season, rows: list[TableRow]) -> list[TableRow]:
+    """``rows`` in table order with their positions: the opponents met (one query) when a
+    strength-of-schedule tie-breaker is chosen, head-to-head only when some teams are still level
+    where it applies."""
     tie_breakers = standings.parse_tie_breakers(season.tie_breaker_list)
     if any(t in SCHEDULE_STRENGTH for t in tie_breakers):
         met = opponents_met(season)
@@ -289,6 +315,205 @@ def league_table(season: Season) -> list[TableRow]:
     groups = standings.head_to_head_groups([row.standing() for row in rows], tie_breakers)
     h2h = head_to_head(season, groups) if groups else {}
     return rank_rows(rows, tie_breakers, h2h)
+
+
+def _places_shown(season: Season) -> bool:
+    return any(c.key == "places_text" for c in season.league.game_site.columns(season))
+
+
+def league_table(season: Season) -> list[TableRow]:
+    """The season's whole league table, sorted with its tie-breakers, every row with what the table
+    shows (the CSV export, the API, the final table, the services): the stored rows (one query),
+    the head-to-head query only when some teams are still level where it applies, and the
+    opponents met (one query) when a strength-of-schedule tie-breaker is chosen. The season page
+    shows a page of it (:func:`table_page`)."""
+    entries = list(table_entries(season, places=_places_shown(season)))
+    rows = [_row(e) for e in entries]
+    _shown_columns(season, rows, entries)
+    return _ranked(season, rows)
+
+
+#: The rows of a page of the season page's league table (``?table=<n>``).
+TABLE_PAGE_SIZE = 64
+
+
+@dataclass(frozen=True)
+class RankedTeam:
+    """A team as the ranking reads it: plain values, no model instances. ``pk`` and ``name`` are
+    what a tie-breaker reads (``TableRow.standing``), ``owner_id`` whose it is (a member's line),
+    ``shown`` the values of what its row shows (``_SHOWN``), made a team only for a page's rows."""
+
+    pk: int
+    name: str
+    owner_id: int
+    shown: tuple = ()
+
+
+#: What a row of the table shows of its team, its owner, its clan and its strength rating (the
+#: game's system, joined: one rating at most a team and system), read with the ranking as plain
+#: values: a few columns more a row, no query and no object more.
+_SHOWN = (
+    "team__rating",
+    "team__colour_primary",
+    "team__colour_secondary",
+    "team__motto",
+    "team__owner__username",
+    "team__clan_id",
+    "team__clan__name",
+    "rated__id",
+    "rated__rating",
+    "rated__deviation",
+    "rated__volatility",
+    "rated__games",
+)
+
+
+def table_ranking(season: Season) -> list[TableRow]:
+    """The season's table order, lean: every entry's stored standings and what its row shows as
+    plain values (one query, :data:`_SHOWN`), ranked as :func:`league_table` ranks them. The
+    positions need every row (a tie-break compares them all); the objects a row is drawn from, a
+    table game's places and a game's own values are made or read for a page's rows alone
+    (:func:`table_page`). Each row's ``team`` is a :class:`RankedTeam`."""
+    system = season.league.game_info.strength_system
+    entries = (
+        SeasonEntry.objects.filter(season=season)
+        .annotate(rated=FilteredRelation("team__strength_ratings", condition=Q(team__strength_ratings__system=system)))
+        .order_by("id")
+        .values_list("team_id", "team__name", "team__owner_id", *SeasonEntry.STANDING_FIELDS, *_SHOWN)
+    )
+    fields = SeasonEntry.STANDING_FIELDS
+    rows = []
+    for team_id, name, owner_id, *values in entries:
+        standing = dict(zip(fields, values[: len(fields)], strict=True))
+        shown = tuple(values[len(fields) :])
+        rows.append(TableRow(team=RankedTeam(team_id, name, owner_id, shown), rating=shown[0], **standing))
+    return _ranked(season, rows)
+
+
+def _from_values(model, values: dict):
+    """An instance of ``model`` as the database's row of ``values`` (attribute names) makes it,
+    its other fields deferred (``Model.from_db`` reads the values in the model's field order)."""
+    names = [f.attname for f in model._meta.concrete_fields if f.attname in values]
+    return model.from_db("default", names, [values[name] for name in names])
+
+
+def _shown_team(team: RankedTeam, system: str) -> tuple[Team, StrengthRating | None]:
+    """The team (with its owner and clan) and strength rating a page's row is drawn from, made from
+    the ranking's values as the database's rows would make them (deferred fields unread)."""
+    (rating, primary, secondary, motto, username, clan_id, clan, rated, strength, deviation, volatility, games_) = (
+        team.shown
+    )
+    made = _from_values(
+        Team,
+        {
+            "id": team.pk,
+            "name": team.name,
+            "rating": rating,
+            "colour_primary": primary,
+            "colour_secondary": secondary,
+            "motto": motto,
+            "owner_id": team.owner_id,
+            "clan_id": clan_id,
+        },
+    )
+    made.owner = _from_values(Team._meta.get_field("owner").related_model, {"id": team.owner_id, "username": username})
+    if clan_id is not None:
+        made.clan = _from_values(Team._meta.get_field("clan").related_model, {"id": clan_id, "name": clan})
+    if rated is None:
+        return made, None
+    return made, _from_values(
+        StrengthRating,
+        {
+            "id": rated,
+            "team_id": team.pk,
+            "system": system,
+            "rating": strength,
+            "deviation": deviation,
+            "volatility": volatility,
+            "games": games_,
+        },
+    )
+
+
+@dataclass(frozen=True)
+class TablePage:
+    """A page of the league table: its rows (with what they show), its number (1 to ``count``),
+    how many pages the table has (at least 1, an empty table's too), and the positions it holds."""
+
+    rows: list[TableRow]
+    number: int
+    count: int
+    entries: int
+    size: int = TABLE_PAGE_SIZE
+
+    @property
+    def first(self) -> int:
+        """The position of the page's first row (its number's, also for an empty page)."""
+        return (self.number - 1) * self.size + 1
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.rows) - 1
+
+    @property
+    def numbers(self) -> range:
+        return range(1, self.count + 1)
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.count
+
+
+def page_count(entries: int, size: int = TABLE_PAGE_SIZE) -> int:
+    """How many pages a table of ``entries`` rows has (1 for an empty table)."""
+    return max(1, -(-entries // size))
+
+
+def clamp_page(number: int, entries: int, size: int = TABLE_PAGE_SIZE) -> int:
+    """The page nearest to ``number`` that a table of ``entries`` rows has."""
+    return min(max(number, 1), page_count(entries, size))
+
+
+def page_of(position: int, size: int = TABLE_PAGE_SIZE) -> int:
+    """The page a position of the table is on."""
+    return (position - 1) // size + 1
+
+
+def table_page(season: Season, page: int, *, ranking: list[TableRow] | None = None) -> TablePage:
+    """Page ``page`` of the season's league table (clamped to the pages it has), at most
+    :data:`TABLE_PAGE_SIZE` rows: the whole ranking (:func:`table_ranking`, or ``ranking`` when the
+    caller read it), then for the page's rows alone their teams and ratings made from its values, a
+    table game's places (one query) and a game's own values (``Game.table_values``, one query).
+    The queries are the same whatever the page and the season's size."""
+    ranked = table_ranking(season) if ranking is None else ranking
+    number = clamp_page(page, len(ranked))
+    start = (number - 1) * TABLE_PAGE_SIZE
+    system = season.league.game_info.strength_system
+    rows = []
+    for lean in ranked[start : start + TABLE_PAGE_SIZE]:
+        team, strength = _shown_team(lean.team, system)
+        rows.append(replace(lean, team=team, strength=strength))  # the ranking stays lean
+    if rows and _places_shown(season):
+        places = (
+            SeasonEntry.objects.filter(season=season, team_id__in=[row.team.pk for row in rows])
+            .annotate(**places_annotations(season))
+            .only("team_id")
+        )
+        by_team = {entry.team_id: places_of_entry(entry) for entry in places}
+        for row in rows:
+            row.places = by_team.get(row.team.pk, ())
+    _shown_columns(season, rows)
+    return TablePage(rows=rows, number=number, count=page_count(len(ranked)), entries=len(ranked))
+
+
+def table_places(ranking: Iterable[TableRow]) -> list[tuple[int, int, int, str]]:
+    """(owner id, team id, position, name) of each row of a ranking (:func:`table_ranking`'s): where
+    a member's entries stand."""
+    return [(row.team.owner_id, row.team.pk, row.position, row.team.name) for row in ranking]
 
 
 # --- fixtures ------------------------------------------------------------------------------------
@@ -447,14 +672,25 @@ def next_fixtures(season: Season, teams: Collection[int] | None = None) -> dict[
     their own scheduled sides. Plain values, no match or team objects (issue 29, part 2: the
     table's next-fixture column was most of its cold render, and a window over every scheduled
     side of a 256-team season cost 60 ms in the database alone).
+
+    With ``teams`` given, the prefix holds only the fixtures where one of them plays, so a page of
+    the table reads its own rows' next fixtures (at most one fixture a team of it, with its sides),
+    never the season's; each team's answer is the one the whole season's call gives it (a team's
+    first fixture among those is its first of all).
     """
+    subset = teams is not None
     if teams is None:
         teams = SeasonEntry.objects.filter(season=season).values_list("team_id", flat=True)
     entrants = set(teams)
     if not entrants:
         return {}
     scheduled = Match.objects.filter(season=season, status=Match.Status.SCHEDULED)
-    prefix = scheduled.order_by(*_fixture_order_by()).values("id")[: len(entrants)]
+    candidates = scheduled
+    if subset:  # only the fixtures where one of them plays (a page of the table's teams)
+        candidates = scheduled.filter(
+            Exists(MatchTeam.objects.filter(match_id=OuterRef("pk"), team_id__in=sorted(entrants)))
+        )
+    prefix = candidates.order_by(*_fixture_order_by()).values("id")[: len(entrants)]
     rounds: dict[int, int | None] = {}
     seats: dict[int, list[tuple[int, str]]] = {}
     firsts: dict[int, int] = {}

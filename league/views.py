@@ -5,7 +5,9 @@ Views validate a form and call one service; who may do what is decided in league
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import json
 
 from django import forms
 from django.conf import settings
@@ -13,7 +15,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection, transaction
-from django.db.models import Prefetch
+from django.db.models import Count, OuterRef, Prefetch, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -60,6 +63,7 @@ from league.models import (
     Round,
     ScheduleRun,
     Season,
+    SeasonEntry,
     playoff_stage,
     tie_breaker_choices,
 )
@@ -85,10 +89,14 @@ def _league(slug: str) -> League:
     return get_object_or_404(League.objects.select_related("master"), slug=slug)
 
 
-def _season(slug: str, number: int) -> Season:
-    return get_object_or_404(
-        Season.objects.select_related("league", "league__master"), league__slug=slug, number=number
-    )
+def _season(slug: str, number: int, *, count_entries: bool = False) -> Season:
+    """The season, with its league and master; ``count_entries``: with ``entry_count``, its
+    entries counted in the same query (the season page's number of table pages)."""
+    seasons = Season.objects.select_related("league", "league__master")
+    if count_entries:
+        entries = SeasonEntry.objects.filter(season=OuterRef("pk")).order_by().values("season").annotate(n=Count("id"))
+        seasons = seasons.annotate(entry_count=Coalesce(Subquery(entries.values("n")), 0))
+    return get_object_or_404(seasons, league__slug=slug, number=number)
 
 
 def season_scopes(season: Season) -> list[str]:
@@ -420,18 +428,53 @@ def _final_decided(slots: list[tuple[int, int | None]]) -> bool:
     return len(final) == 1 and final[0] is not None
 
 
+#: The longest ``?table=`` value read as a number (a longer run of digits is past the last page).
+_TABLE_PAGE_DIGITS = 9
+
+
+def table_page_asked(request: HttpRequest) -> int:
+    """The page of the league table ``?table=<n>`` asks for: a positive whole number, else 1 (no
+    parameter, ``abc``, ``-1``, ``0``); a number past the table's last page is clamped to it by the
+    caller (``selectors.clamp_page``), so no value answers anything but a page of the table."""
+    value = request.GET.get("table", "")
+    if not (value.isascii() and value.isdigit()):
+        return 1
+    if len(value.lstrip("0")) > _TABLE_PAGE_DIGITS:
+        return 10**_TABLE_PAGE_DIGITS
+    return max(int(value), 1)
+
+
+def table_fragment_key(season: Season, number: int) -> str:
+    """The fragment of a page of the season's table: ``season-table:<pk>`` for the first (as it
+    always was), ``season-table:<pk>:<n>`` for another."""
+    return f"season-table:{season.pk}" if number == 1 else f"season-table:{season.pk}:{number}"
+
+
 def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    season = _season(slug, number)
+    season = _season(slug, number, count_entries=True)
     depends(request, *season_scopes(season))
     is_master = is_league_master(request.user, season.league)
     bracket = list(season.bracket_slots.values_list("round_number", "winner_id"))  # a few rows
+    # The whole ranking is read at most once a request, by whichever of the table's page and the
+    # member's line is not in the cache (both need every row's position).
+    ranking = functools.cache(lambda: selectors.table_ranking(season))
+    # past the last page: the last (the entries counted with the season, no query more)
+    page = 1 if season.is_finished else selectors.clamp_page(table_page_asked(request), season.entry_count)
     context = {
         "season": season,
         "league": season.league,
         "is_master": is_master,
         "table": None
         if season.is_finished
-        else fragment(f"season-table:{season.pk}", lambda: _table_html(season), season_scopes(season), request),
+        else fragment(
+            table_fragment_key(season, page),
+            lambda: _table_html(season, page, ranking()),
+            season_scopes(season),
+            request,
+        ),
+        "table_lines": _own_table_lines(season, page, ranking, request)
+        if request.user.is_authenticated and not season.is_finished
+        else [],
         "archived": season.final_table if season.is_finished else None,
         "final_table": _final_table_html(season) if season.is_finished else "",
         "tie_breakers": [
@@ -454,20 +497,76 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "league/season_detail.html", context)
 
 
-def _table_html(season: Season) -> str:
-    """The running season's table with each team's next fixture (the same for every reader), in
-    its game's columns (``Game.table_columns``: league/table_layout.py)."""
-    table = selectors.league_table(season)
-    nexts = selectors.next_fixtures(season, [row.team.pk for row in table])
+def _table_page_url(season: Season, number: int) -> str:
+    """A page of the season's table, host-relative (the first is the season's own address)."""
+    url = season.get_absolute_url()
+    return f"{url}#table" if number == 1 else f"{url}?table={number}#table"
+
+
+def _table_html(season: Season, page: int = 1, ranking: list | None = None) -> str:
+    """A page of the running season's table with each team's next fixture (the same for every
+    reader), in its game's columns (``Game.table_columns``: league/table_layout.py), and the pager
+    under it when the table has more than one page (``_table_pages.html``). The ranking is the
+    whole table's; the next fixtures and what a row shows are read for the page's rows alone."""
+    shown = selectors.table_page(season, page, ranking=ranking)
+    nexts = selectors.next_fixtures(season, [row.team.pk for row in shown.rows])
     site, game = season.league.game_site, season.league.game_info
-    return table_layout.render_table(
+    html = table_layout.render_table(
         site.columns(season),
-        [(row, nexts.get(row.team.pk)) for row in table],
+        [(row, nexts.get(row.team.pk)) for row in shown.rows],
         entrant=game.entrant,
         system=game.strength_system,
         scrolls=site.team_scrolls,
         show_next=True,
     )
+    if shown.count > 1:
+        html += render_to_string(
+            "league/includes/_table_pages.html",
+            {
+                "page": shown,
+                "entrants": game.entrants,
+                "links": [
+                    (n, _table_page_url(season, n)) if n else (None, "")
+                    for n in _page_window(shown.number, shown.count)
+                ],
+                "previous_url": _table_page_url(season, shown.number - 1) if shown.has_previous else "",
+                "next_url": _table_page_url(season, shown.number + 1) if shown.has_next else "",
+                "size": shown.size,
+            },
+        )
+    return html
+
+
+def _page_window(number: int, count: int, around: int = 2) -> list[int | None]:
+    """The page numbers a pager lists: the first, the last and ``around`` either side of
+    ``number``, a gap (None) where it skips some; a phone wraps the short list."""
+    keep = sorted({1, count, *range(max(1, number - around), min(count, number + around) + 1)})
+    out: list[int | None] = []
+    for n in keep:
+        if out and n - out[-1] > 1:
+            out.append(None)
+        out.append(n)
+    return out
+
+
+def _own_table_lines(season: Season, page: int, ranking, request) -> list[dict]:
+    """For a member with an entry in the season: where each of theirs stands when it is on another
+    page than the one shown ("Your team Herons: position 70, page 2"). Where every entry stands is
+    a fragment of its own (``season-table-places:<pk>``: owner, entry, position and name, JSON;
+    empty for a table of one page), under the table's versions: a warm page reads no ranking for
+    the line, and no query."""
+
+    def render() -> str:
+        places = selectors.table_places(ranking())
+        return json.dumps(places) if len(places) > selectors.TABLE_PAGE_SIZE else ""
+
+    text = fragment(f"season-table-places:{season.pk}", render, season_scopes(season), request)
+    lines = []
+    for owner, _team, position, name in json.loads(str(text)) if text else ():
+        if owner != request.user.pk or (on := selectors.page_of(position)) == page:
+            continue
+        lines.append({"name": name, "position": position, "page": on, "url": _table_page_url(season, on)})
+    return lines
 
 
 def _final_table_html(season: Season) -> str:
