@@ -127,14 +127,17 @@ def league_create(
 
 
 def league_update(*, league: League, description: str | None = None, **house_rules) -> League:
-    """Change the league's house rules: they apply from its next season; seasons keep their own."""
-    rules = _clean_house_rules(house_rules, league.game)
-    fields = list(rules)
-    for name, value in rules.items():
-        setattr(league, name, value)
+    """Change the league's house rules: they apply from its next season; seasons keep their own.
+    Only what changed is written: a form saved as it was shown writes nothing, and so leaves every
+    cached page of the league warm (issue 29, part 1)."""
+    changes = _clean_house_rules(house_rules, league.game)
     if description is not None:
-        league.description = _clean_description(description)
-        fields.append("description")
+        changes["description"] = _clean_description(description)
+    # compared with the row as stored: a model form has already set its values on ``league``
+    stored = League.objects.filter(pk=league.pk).values(*changes).get() if changes else {}
+    fields = [name for name, value in changes.items() if stored[name] != value]
+    for name in fields:
+        setattr(league, name, changes[name])
     if fields:
         league.save(update_fields=fields)
     return league

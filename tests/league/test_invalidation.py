@@ -276,3 +276,28 @@ def test_the_ratings_run_after_a_result_leaves_other_leagues_warm():
     after = version_keys()
     assert after.get(invalidation.ALL) == before.get(invalidation.ALL)
     assert b.warm() == b_warm and b.anonymous_read()[0] == 0
+
+
+def test_a_no_op_house_rules_edit_leaves_the_league_warm_and_a_change_refreshes_it():
+    """The master's house-rules form saved as it was shown writes nothing (league_update saves only
+    what changed): no version moves and the season's table stays warm; a rule changed moves them."""
+    from tests.league.test_house_rule_bounds import posted
+
+    a = League()
+    league = a.season.league
+    warm = a.warm()
+    before = version_keys()
+    url = reverse("league:edit", kwargs={"slug": league.slug})
+    shown = {f"tie_breaker_{i + 1}": name for i, name in enumerate(league.tie_breaker_list)}
+    data = posted(league, description=league.description, **shown)
+    for _ in range(2):
+        response = a.master.post(url, data)
+        assert response.status_code == 302, response.content.decode()[:1500]
+    assert version_keys() == before
+    assert a.member_read()[0] == warm[0] and a.anonymous_read()[0] == 0
+
+    assert a.master.post(url, {**data, "points_bye": 2}).status_code == 302
+    after = version_keys()
+    moved = {scope for scope, version in after.items() if before.get(scope) != version}
+    assert f"league-meta:{league.pk}" in moved and f"league:{league.pk}" in moved
+    assert a.anonymous_read()[0] > 0  # the league's pages read again
