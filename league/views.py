@@ -509,7 +509,8 @@ def _table_html(season: Season, page: int = 1, ranking: list | None = None) -> s
     under it when the table has more than one page (``_table_pages.html``). The ranking is the
     whole table's; the next fixtures and what a row shows are read for the page's rows alone."""
     shown = selectors.table_page(season, page, ranking=ranking)
-    nexts = selectors.next_fixtures(season, [row.team.pk for row in shown.rows])
+    # a table of one page holds every entrant: the season's prefix, with no filter by team
+    nexts = selectors.next_fixtures(season, [row.team.pk for row in shown.rows], subset=shown.count > 1)
     site, game = season.league.game_site, season.league.game_info
     html = table_layout.render_table(
         site.columns(season),
