@@ -90,8 +90,9 @@ def house_rule_constraint(table: str) -> models.CheckConstraint:
 
 def validate_game_rules(value) -> None:
     """A game's own house rules as stored (``HouseRules.game_rules``): a small mapping of short
-    keys to nothing (None: a rule that may be empty), a yes/no, a whole number or a short text. Which keys and ranges: the game's
-    (``Game.rule_problems``, checked by the services and by a league's or season's ``clean``)."""
+    keys to nothing (None: a rule that may be empty), a yes/no, a whole number or a short text.
+    Which keys and ranges: the game's (``Game.rule_problems``, checked by the services and by
+    ``HouseRules.clean``)."""
     if not isinstance(value, dict):
         raise ValidationError("The game's house rules are a mapping of rule to value.")
     if len(value) > MAX_GAME_RULES:
@@ -257,8 +258,12 @@ class HouseRules(models.Model):
         # a game without house rules of its own has no game rules to show
         return others if game in games.sites() and games.game_of(game).house_rules else (*others, "game_rules")
 
-    def _game_site(self) -> games.Game:
+    def _game_key(self) -> str | None:
+        """The key of the game these rules are of (None: not known yet)."""
         raise NotImplementedError
+
+    def _game_site(self) -> games.Game:
+        return games.game_of(self._game_key())
 
     @property
     def own_rules(self) -> dict:
@@ -277,13 +282,16 @@ class HouseRules(models.Model):
         site = self._game_site()
         return [] if site.league_rules_template else site.rule_lines(self.game_rules)
 
-    def game_rule_problems(self, game: str) -> dict[str, list[str]]:
-        """The stored game rules' problems under ``game``'s declaration ({"game_rules": [...]}); an
-        empty value (a form's blank) is no rules, the defaults."""
+    def clean(self) -> None:
+        """The game's own rules checked against its declaration (``Game.rule_problems``: what the
+        admin and a backup's import run); an empty value (a form's blank) is no rules, the defaults."""
+        super().clean()
         if self.game_rules is None:
             self.game_rules = {}
+        game = self._game_key()
         problems = games.game_of(game).rule_problems(self.game_rules) if game in games.sites() else {}
-        return {"game_rules": list(problems.values())} if problems else {}
+        if problems:
+            raise ValidationError({"game_rules": list(problems.values())})
 
     @property
     def bye_points(self) -> int:
@@ -347,12 +355,6 @@ class League(NameKeyMixin, HouseRules):
     def get_absolute_url(self) -> str:
         return reverse("league:detail", kwargs={"slug": self.slug})
 
-    def clean(self) -> None:
-        super().clean()
-        errors = self.game_rule_problems(self.game)
-        if errors:
-            raise ValidationError(errors)
-
     @property
     def game_info(self) -> games.GameInfo:
         """The game's plain description (its name, players per match, whether it has team scrolls)."""
@@ -363,8 +365,8 @@ class League(NameKeyMixin, HouseRules):
         """The game's Django side (games.protocol.Game): what the core asks of the league's game."""
         return games.game_of(self.game)
 
-    def _game_site(self) -> games.Game:
-        return self.game_site
+    def _game_key(self) -> str | None:
+        return self.game
 
     @property
     def has_team_scrolls(self) -> bool:
@@ -420,14 +422,8 @@ class Season(HouseRules):
     def get_absolute_url(self) -> str:
         return reverse("league:season_detail", kwargs={"slug": self.league.slug, "number": self.number})
 
-    def _game_site(self) -> games.Game:
-        return self.league.game_site
-
-    def clean(self) -> None:
-        super().clean()
-        errors = self.game_rule_problems(self.league.game) if self.league_id else {}
-        if errors:
-            raise ValidationError(errors)
+    def _game_key(self) -> str | None:
+        return self.league.game if self.league_id else None
 
     @property
     def is_finished(self) -> bool:
