@@ -23,6 +23,7 @@ from django.db.models import (
     Count,
     Exists,
     OuterRef,
+    Prefetch,
     Q,
     QuerySet,
     Subquery,
@@ -190,6 +191,38 @@ class Dashboard:
         return self.to_choose.total + self.to_confirm.total + self.rejected.total + self.rolls.total
 
 
+#: What the dashboard's match lines read (templates/league/includes/_dashboard_match.html,
+#: _dashboard_where.html, _dashboard_more.html and the body's links): a match, its season and
+#: league, its challenge's name. Fetching every column of a season and a league (their house
+#: rules) twice made the fetch most of a cold dashboard's cost (issue 29, part 2); a field left out
+#: here and read by a template costs a query a match, which the dashboard's tests catch.
+DASHBOARD_MATCH_FIELDS = (
+    "status",
+    "stage",
+    "round_number",
+    "deadline",
+    "upkeep_waits",
+    "season__number",
+    "season__league__name",
+    "season__league__slug",
+    "league__name",
+    "league__slug",
+    "league__game",
+    "challenge__name",
+)
+
+
+def _dashboard_sides() -> Prefetch:
+    """A dashboard match's sides: the slot and the team's name and owner (for its link and for
+    telling the player's sides from the opponents')."""
+    return Prefetch(
+        "sides",
+        queryset=MatchTeam.objects.only("match_id", "slot", "team__name", "team__owner_id")
+        .select_related("team")
+        .order_by("slot"),
+    )
+
+
 def player_matches(user, *, limit: int = LIMIT) -> dict[str, MatchList]:
     """The player's next fixtures, the fixtures whose challenge they choose, results waiting for
     their confirmation, their disputed results and their rejected results (to enter again): the
@@ -213,10 +246,10 @@ def player_matches(user, *, limit: int = LIMIT) -> dict[str, MatchList]:
         output_field=CharField(),
     )
     fetch = (
-        Match.objects.defer(*MATCH_JSON_FIELDS)
+        Match.objects.only(*DASHBOARD_MATCH_FIELDS)
         .annotate(due=due_expression())
         .select_related("season__league", "league", "challenge")
-        .prefetch_related(sides_prefetch())
+        .prefetch_related(_dashboard_sides())
     )
     candidates = Match.objects.filter(mine, status__in=(SCHEDULED, *AWAITING_STATUSES))
     lists = {c: MatchList() for c in (NEXT, TO_CHOOSE, TO_CONFIRM, DISPUTED_RESULT, REJECTED)}

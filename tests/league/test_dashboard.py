@@ -5,9 +5,12 @@ grow with the league's history. The worlds are built in tests/league/dashboard_w
 from __future__ import annotations
 
 import datetime as dt
+from contextlib import contextmanager
+from unittest import mock
 
 import pytest
 from django.db import connection
+from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
@@ -197,3 +200,48 @@ def test_queries_are_the_same_and_rows_bounded_in_a_small_and_a_large_world(clie
         assert bounded.more > 0 and len(bounded) in (dashboard.LIMIT, dashboard.TEAM_LIMIT), name
     assert f"And {dash.to_confirm.more} more result" in html and "all your teams" in html
     assert small_rows < large_rows <= MAX_ROWS, (small_rows, large_rows)
+
+
+# --- what the match lines read (issue 29, part 2: the fetch names its fields) ----------------------
+
+
+@contextmanager
+def no_deferred_loads():
+    """Reading a field the dashboard's fetch left out would load it, a query a match: make it fail."""
+
+    def refuse(self, *args, fields=None, **kwargs):
+        raise AssertionError(f"{type(self).__name__} loaded {fields} after the fetch")
+
+    with mock.patch.object(Model, "refresh_from_db", refuse):
+        yield
+
+
+def test_every_kind_of_match_line_reads_only_what_the_fetch_read(client):
+    from rules.models import Challenge
+    from tests.matches.test_kage_result_entry import kage_season, table
+
+    w = small_world()
+    waiting = w.fixtures["to_confirm"][0]
+    challenge = Challenge.objects.first()
+    Match.objects.filter(pk=waiting.pk).update(upkeep_waits=True, challenge=challenge)
+    playoff = w.fixtures["next"][0]
+    Match.objects.filter(pk=playoff.pk).update(stage="playoff-1", round_number=1)
+    friendly = w.fixtures["overdue"][0]
+    Match.objects.filter(pk=friendly.pk).update(season=None, league=None, friendly=True)
+    season, players = kage_season(3)
+    players[0].owner = w.player
+    players[0].save(update_fields=["owner"])
+    seated = table(season, players)
+    client.force_login(w.player)
+    with no_deferred_loads():
+        html = client.get(reverse("home")).content.decode()
+    upcoming = html.split('data-testid="next-fixtures"')[1].split("</table>")[0]
+    assert "playoffs round 1" in upcoming and "Friendly" in upcoming
+    others = [p.name for p in players[1:]]
+    assert f"{others[0]}</a> and <a" in upcoming and others[1] in upcoming, upcoming
+    assert reverse("league:season_fixtures", args=[season.league.slug, season.number]) in upcoming
+    assert reverse("matches:presheet", args=[playoff.pk]) in upcoming
+    assert reverse("matches:presheet", args=[seated.pk]) not in upcoming
+    todo = html.split('data-testid="dashboard-todo"')[1].split("</section>")[0]
+    assert "Ronin upkeep" in todo and reverse("matches:detail", args=[waiting.pk]) in todo
+    assert w.team.get_absolute_url() in todo
