@@ -193,9 +193,10 @@ class Dashboard:
 
 #: What the dashboard's match lines read (templates/league/includes/_dashboard_match.html,
 #: _dashboard_where.html, _dashboard_more.html and the body's links): a match, its season and
-#: league, its challenge's name. Fetching every column of a season and a league (their house
-#: rules) twice made the fetch most of a cold dashboard's cost (issue 29, part 2); a field left out
-#: here and read by a template costs a query a match, which the dashboard's tests catch.
+#: league, its challenge's name. Every column of a season and a league (their house rules) read
+#: twice cost a cold dashboard 2-3 ms of its 24-32 (issue 29, part 2). A field left out here and
+#: read by a template would cost a query a match: test_every_kind_of_match_line_reads_only_what_
+#: the_fetch_read (tests/league/test_dashboard.py) fails on it.
 DASHBOARD_MATCH_FIELDS = (
     "status",
     "stage",
