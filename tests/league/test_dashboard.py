@@ -13,6 +13,7 @@ from django.db import connection
 from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 
 from common.dbstats import count_rows
 from league import dashboard
@@ -222,10 +223,11 @@ def test_every_kind_of_match_line_reads_only_what_the_fetch_read(client):
 
     w = small_world()
     waiting = w.fixtures["to_confirm"][0]
-    challenge = Challenge.objects.first()
-    Match.objects.filter(pk=waiting.pk).update(upkeep_waits=True, challenge=challenge)
+    Match.objects.filter(pk=waiting.pk).update(upkeep_waits=True)
+    challenge = Challenge.objects.order_by("pk").first()
+    assert challenge is not None  # the catalog's challenges
     playoff = w.fixtures["next"][0]
-    Match.objects.filter(pk=playoff.pk).update(stage="playoff-1", round_number=1)
+    Match.objects.filter(pk=playoff.pk).update(stage="playoff-1", round_number=1, challenge=challenge)
     friendly = w.fixtures["overdue"][0]
     Match.objects.filter(pk=friendly.pk).update(season=None, league=None, friendly=True)
     season, players = kage_season(3)
@@ -237,6 +239,7 @@ def test_every_kind_of_match_line_reads_only_what_the_fetch_read(client):
         html = client.get(reverse("home")).content.decode()
     upcoming = html.split('data-testid="next-fixtures"')[1].split("</table>")[0]
     assert "playoffs round 1" in upcoming and "Friendly" in upcoming
+    assert f'<div class="text-muted">{escape(challenge.name)}</div>' in upcoming
     others = [p.name for p in players[1:]]
     assert f"{others[0]}</a> and <a" in upcoming and others[1] in upcoming, upcoming
     assert reverse("league:season_fixtures", args=[season.league.slug, season.number]) in upcoming
