@@ -36,7 +36,7 @@ from django.utils import timezone
 
 from common import invalidation
 from league.models import Round, Season
-from league.selectors import MATCH_JSON_FIELDS, RoundNaming, sides_prefetch
+from league.selectors import RoundNaming
 from matches.models import AWAITING_STATUSES, Match, MatchTeam
 from teams.models import AdvancementRoll, Ninja, Team
 
@@ -539,6 +539,21 @@ def fold_rounds(rounds: list[RoundProgress], current: RoundProgress | None) -> l
     return rows
 
 
+#: What a fixture on the master's desk shows (league/includes/_desk_match.html and the links of
+#: season_desk.html): its round, whether it kicked off (an overdue fixture not yet kicked off can be
+#: rescheduled), and each side's slot and team name. A field left out here and read by a template
+#: would cost a query a match: test_every_kind_of_desk_line_reads_only_what_the_fetch_read
+#: (tests/league/test_desk.py) fails on it.
+DESK_MATCH_FIELDS = ("status", "stage", "round_number", "kicked_off_at")
+
+
+def _desk_sides() -> Prefetch:
+    return Prefetch(
+        "sides",
+        queryset=MatchTeam.objects.only("match_id", "slot", "team__name").select_related("team").order_by("slot"),
+    )
+
+
 def desk_matches(
     season: Season, *, today: dt.date, limit: int = LIMIT, passed_rounds: Iterable[tuple[str, int]] | None = None
 ) -> dict[str, Bounded[Match]]:
@@ -553,12 +568,7 @@ def desk_matches(
         default=None,
         output_field=CharField(),
     )
-    fetch = (
-        Match.objects.defer(*MATCH_JSON_FIELDS)
-        .annotate(due=due_expression())
-        .select_related("league")
-        .prefetch_related(sides_prefetch())
-    )
+    fetch = Match.objects.only(*DESK_MATCH_FIELDS).annotate(due=due_expression()).prefetch_related(_desk_sides())
     # Only the fixtures that can be overdue are ranked: their own deadline passed, or none and
     # their round's passed (the rounds named, not each fixture's round looked up: a 256-team
     # season has 16,000 fixtures to play; issue 29, part 2).

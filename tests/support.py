@@ -1,7 +1,8 @@
 """What the test packages share: record builders, playing a match through the services or straight
 into the database, joining a league, waiting for a worker, a Redis server of the test's own.
 
-Also a throwaway Redis server (`RedisServer`, `celery_on`, `redis_of_our_own`).
+Also a throwaway Redis server (`RedisServer`, `celery_on`, `redis_of_our_own`), and a guard that
+fails on a field loaded after a fetch that named its fields (`no_deferred_loads`).
 
 The seeded worlds built on these stay with their packages (tests/newsletters/helpers.py: four teams
 and two rounds; tests/trust/world.py: every role and state; tests/league/helpers.py: seasons full of
@@ -17,8 +18,10 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TypeVar
+from unittest import mock
 
 from django.conf import settings
+from django.db.models import Model
 
 from league import services as league_services
 from matches import services as match_services
@@ -28,6 +31,18 @@ from rules.models import Challenge
 from teams.models import Team
 
 T = TypeVar("T")
+
+
+@contextlib.contextmanager
+def no_deferred_loads() -> Iterator[None]:
+    """Fail on any field read from the database after a fetch that named its fields (``only``):
+    reading a field left out would load it, a query a row (issue 29, part 2)."""
+
+    def refuse(self, *args, fields=None, **kwargs):
+        raise AssertionError(f"{type(self).__name__} loaded {fields} after the fetch")
+
+    with mock.patch.object(Model, "refresh_from_db", refuse):
+        yield
 
 
 # --- results ------------------------------------------------------------------------------------------

@@ -5,12 +5,9 @@ grow with the league's history. The worlds are built in tests/league/dashboard_w
 from __future__ import annotations
 
 import datetime as dt
-from contextlib import contextmanager
-from unittest import mock
 
 import pytest
 from django.db import connection
-from django.db.models import Model
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils.html import escape
@@ -22,7 +19,7 @@ from matches.models import Match
 from teams.models import AdvancementRoll, Team
 from tests.factories import LeagueFactory, UserFactory, make_team
 from tests.league.dashboard_world import DashWorld, large_world, small_world
-from tests.support import record_for
+from tests.support import no_deferred_loads, record_for
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -204,17 +201,6 @@ def test_queries_are_the_same_and_rows_bounded_in_a_small_and_a_large_world(clie
 
 
 # --- what the match lines read (issue 29, part 2: the fetch names its fields) ----------------------
-
-
-@contextmanager
-def no_deferred_loads():
-    """Reading a field the dashboard's fetch left out would load it, a query a match: make it fail."""
-
-    def refuse(self, *args, fields=None, **kwargs):
-        raise AssertionError(f"{type(self).__name__} loaded {fields} after the fetch")
-
-    with mock.patch.object(Model, "refresh_from_db", refuse):
-        yield
 
 
 def test_every_kind_of_match_line_reads_only_what_the_fetch_read(client):

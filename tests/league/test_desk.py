@@ -12,6 +12,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 
 from common.dbstats import count_rows
 from league import dashboard
@@ -22,6 +23,7 @@ from teams.models import AdvancementRoll, Ninja
 from tests.factories import UserFactory
 from tests.league.dashboard_world import DashWorld, large_world, small_world
 from tests.league.helpers import generate, make_season, play, play_round
+from tests.support import no_deferred_loads
 
 pytestmark = pytest.mark.usefixtures("catalog")
 
@@ -205,6 +207,44 @@ def test_the_league_front_page_shows_the_current_rounds_progress_to_everybody(cl
     assert desk_url(w.season) not in html
     client.force_login(w.master)
     assert desk_url(w.season) in client.get(w.league.get_absolute_url()).content.decode()
+
+
+# --- what the fixture lines read (issue 29, part 2: the fetch names its fields) ---------------------
+
+
+def test_every_kind_of_desk_line_reads_only_what_the_fetch_read(client):
+    from tests.matches.test_kage_result_entry import kage_season, table
+
+    w = small_world()
+    playoff = w.fixtures["disputed"][0]
+    Match.objects.filter(pk=playoff.pk).update(stage="playoff-1", round_number=1)
+    kicked, waiting_kick_off = Match.objects.filter(season=w.season, round_number=2).order_by("pk")[:2]
+    Match.objects.filter(pk=kicked.pk).update(kicked_off_at=dt.datetime(2026, 1, 1, tzinfo=dt.UTC))
+    client.force_login(w.master)
+    with no_deferred_loads():
+        html = client.get(desk_url(w.season)).content.decode()
+    disputed = html.split('data-testid="desk-disputed"')[1].split("</ul>")[0]
+    assert "Playoffs, round 1" in disputed and reverse("matches:settle", args=[playoff.pk]) in disputed
+    names = [side.team.name for side in playoff.sides.order_by("slot")]
+    assert f'{escape(names[0])}</a> <span class="text-muted">v</span> <a' in disputed and escape(names[1]) in disputed
+    waiting = html.split('data-testid="desk-waiting"')[1].split("</ul>")[0]
+    assert "Round 3" in waiting and reverse("matches:detail", args=[w.fixtures["to_confirm"][0].pk]) in waiting
+    overdue = html.split('data-testid="desk-overdue"')[1].split("</ul>")[0]
+    assert "deadline " in overdue  # the round's, annotated
+    # Kicked off: it can be forfeited, not rescheduled.
+    assert reverse("league:fixture_forfeit", args=[kicked.pk]) in overdue
+    assert reverse("league:fixture_reschedule", args=[kicked.pk]) not in overdue
+    assert reverse("league:fixture_reschedule", args=[waiting_kick_off.pk]) in overdue
+    # A Kage Masters table of three: its players listed with "and".
+    season, players = kage_season(3)
+    seated = table(season, players)
+    Match.objects.filter(pk=seated.pk).update(status=Match.Status.DISPUTED)
+    client.force_login(season.league.master)
+    with no_deferred_loads():
+        html = client.get(desk_url(season)).content.decode()
+    disputed = html.split('data-testid="desk-disputed"')[1].split("</ul>")[0]
+    assert f"{escape(players[1].name)}</a> and <a" in disputed and escape(players[0].name) in disputed
+    assert reverse("matches:settle", args=[seated.pk]) in disputed
 
 
 # --- queries and rows --------------------------------------------------------------------------------
