@@ -91,24 +91,46 @@ def sequence_outcomes(match: Match) -> dict:
     }
 
 
-#: A match's JSON fields, which a list of games does not read.
-MATCH_RECORD_JSON = ("challenge_roll", "result_draft", "submitted_record", "counter_record", "upkeep_choices")
+#: What a line of the scroll's game records reads (matches/includes/_team_game_records.html and
+#: the API's GameRecordSerializer): the side's score, outcome and koban, the match's date, round,
+#: kind and challenge, each opponent's name at the match and score, the All-Stars' names. The
+#: rest of a match and its sides (their records' JSON, the kick-off snapshots, every column of
+#: each team) was most of the scroll's cold render (issue 29, part 2). A field left out here and
+#: read by a line would cost a query a line: test_every_kind_of_game_record_reads_only_what_the_
+#: fetch_read (tests/matches/test_game_records_fetch.py) fails on it.
+GAME_RECORD_FIELDS = (
+    "team_id",
+    "slot",
+    "points",
+    "outcome",
+    "koban_earned",
+    "match__date",
+    "match__round_number",
+    "match__friendly",
+    "match__simulated",
+    "match__challenge__name",
+    "match__challenge__slug",
+)
 
 
 def team_game_records(team: Team) -> QuerySet:
     """The team's played matches (newest first) with opponents and All-Stars, fixed query count."""
-    # The records' JSON (kick-off snapshots, submitted and counter records, the dice of the
-    # challenge roll) is what the lines do not read, and was most of the scroll's cold render.
     return (
         MatchTeam.objects.filter(team=team, match__status=Match.Status.CONFIRMED)
         .select_related("match", "match__challenge")
-        .defer("roster_snapshot", *(f"match__{name}" for name in MATCH_RECORD_JSON))
+        .only(*GAME_RECORD_FIELDS)
         .prefetch_related(
             Prefetch(
                 "match__sides",
-                queryset=MatchTeam.objects.select_related("team").defer("roster_snapshot").order_by("slot"),
+                queryset=MatchTeam.objects.select_related("team")
+                .only("match_id", "team_id", "slot", "points", "team_name", "team__name")
+                .order_by("slot"),
             ),
-            Prefetch("ninjas", queryset=MatchNinja.objects.filter(all_star_awards__gt=0), to_attr="all_stars"),
+            Prefetch(
+                "ninjas",
+                queryset=MatchNinja.objects.filter(all_star_awards__gt=0).only("side_id", "name"),
+                to_attr="all_stars",
+            ),
         )
         .order_by("-match__date", "-match_id")
     )
