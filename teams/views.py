@@ -172,7 +172,7 @@ def _scroll_body(team: Team, can_manage: bool) -> dict:
 
 def team_ledger(request: HttpRequest, pk: int) -> HttpResponse:
     team = get_object_or_404(scrolls().select_related("clan"), pk=pk)
-    page = Paginator(team.ledger.select_related("match").order_by("-id"), 50).get_page(request.GET.get("page"))
+    page = Paginator(team.ledger.order_by("-id"), 50).get_page(request.GET.get("page"))
     return render(request, "teams/team_ledger.html", {"team": team, "page": page})
 
 
