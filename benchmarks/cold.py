@@ -311,10 +311,7 @@ def main() -> int:
             others = {sizes[0]: leagues_other.league}
         else:
             others = {n: leagues[sizes[(i + 1) % len(sizes)]].league for i, n in enumerate(sizes)}
-        from django.db import connection
-
-        with connection.cursor() as cursor:
-            cursor.execute("ANALYZE")
+        seed.settle_database()
         cpu = Cpu()
         figures: list[Figure] = []
         minimal = {}

@@ -186,6 +186,13 @@ class Match(models.Model):
                 models.F("id"),
                 name="match_fixture_order_idx",
             ),
+            # A season's fixtures counted by round, status and deadline, with how many kicked off
+            # (league.dashboard.round_progress: the master's desk and the front page's progress,
+            # issue 29 part 2): the groups are this index's prefix, read in its order alone.
+            models.Index(
+                fields=["season", "stage", "round_number", "status", "deadline", "kicked_off_at"],
+                name="match_round_progress_idx",
+            ),
         ]
 
     def __str__(self) -> str:

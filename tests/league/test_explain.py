@@ -88,3 +88,31 @@ def test_the_check_sees_a_query_no_index_serves(postgres, catalog):
         finally:
             cursor.execute("SET enable_seqscan = on")
     assert "Seq Scan on matches_match" in plan
+
+
+def test_the_counts_by_round_are_read_off_their_index_alone(postgres, catalog):
+    """The master's desk and a league's front page count every fixture of the season by round
+    (``league.dashboard.round_progress``; 32,640 at 256 teams): the groups are a prefix of
+    ``match_round_progress_idx`` and every column the count reads is in it, so the plan is an
+    index-only scan aggregated in the index's order (no table row read, nothing hashed or sorted);
+    the rounds' dates are read with no join."""
+    from league import dashboard
+
+    season = make_season(8)
+    generate(season, "round_robin")
+    for match in regular(season).order_by("round_number", "pk")[:5]:
+        play(match, 3, 1)
+    with CaptureQueriesContext(connection) as ctx:
+        rounds = dashboard.round_progress(season)
+    assert sum(r.played for r in rounds) == 5 and sum(r.total for r in rounds) == 28
+    counts, dates = (q["sql"] for q in sorted(ctx.captured_queries, key=lambda q: "matches_match" not in q["sql"]))
+    assert "JOIN" not in dates.upper() and "league_round" in dates
+    with connection.cursor() as cursor:
+        cursor.execute("SET enable_seqscan = off")
+        try:
+            cursor.execute("EXPLAIN " + counts)
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+        finally:
+            cursor.execute("SET enable_seqscan = on")
+    assert "Index Only Scan using match_round_progress_idx" in plan, plan
+    assert "HashAggregate" not in plan and "Sort" not in plan, plan
