@@ -51,13 +51,16 @@ GOAL_COLD_RATIO = 14.0
 GOAL_GROWTH = 1.5
 
 
-def database_url() -> str:
+def database_url(name: str = "bench_cold") -> str:
+    """The benchmark's own database: BENCH_DATABASE_URL's server, named ``name`` (each benchmark
+    its own, so that one's ``--keep-db`` is not dropped by another's seeding) unless the URL names
+    a database of its own with "bench" in it."""
     url = os.environ.get("BENCH_DATABASE_URL") or DEFAULT_URL
     parts = urlsplit(url)
     if not parts.scheme.startswith("postgres"):
         raise SystemExit(f"The benchmark needs PostgreSQL; got {parts.scheme}://")
-    if "bench" not in parts.path:
-        parts = parts._replace(path="/bench_cold")
+    if "bench" not in parts.path or parts.path == urlsplit(DEFAULT_URL).path:
+        parts = parts._replace(path=f"/{name}")
     return urlunsplit(parts)
 
 

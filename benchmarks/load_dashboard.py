@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/load_dashboard.py [--teams 64] [--members 16] [--seconds 20] [--reuse-db] [--keep-db]
 
-1. The benchmark's database as benchmarks/cold.py makes it (``--reuse-db``: the one a
-   ``cold.py --keep-db`` run left), its league of ``--teams`` teams mid-season.
+1. Its own database, ``bench_load``, made and seeded as benchmarks/cold.py makes its own
+   (``--reuse-db``: the one a ``--keep-db`` run of this benchmark left), its league of
+   ``--teams`` teams mid-season.
 2. gunicorn as in production (2 sync workers, DEBUG off, Redis for the cache and the members'
    fragments) with the anonymous page cache **off**, so every visitor's page is rendered (as the
    first read after a write is).
@@ -127,7 +128,7 @@ def main() -> int:
     parser.add_argument("--strict", action="store_true", help="exit 1 when a goal is missed")
     args = parser.parse_args()
     ensure_wrk()
-    db_url = database_url()
+    db_url = database_url("bench_load")
     reuse = set_up(db_url, redis_url=args.redis_url, reuse=args.reuse_db, page_cache=False)
     script = Path(tempfile.mkstemp(prefix="bench-", suffix=".lua")[1])
     script.write_text(LUA)

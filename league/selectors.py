@@ -702,9 +702,8 @@ def next_fixtures(
         candidates = scheduled.filter(
             Exists(MatchTeam.objects.filter(match_id=OuterRef("pk"), team_id__in=sorted(entrants)))
         )
-    prefix = candidates.order_by(*_fixture_order_by()).values("id")[
-        : len(entrants) * (SUBSET_PREFIX_FACTOR if subset else 1)
-    ]
+    limit = len(entrants) * (SUBSET_PREFIX_FACTOR if subset else 1)
+    prefix = candidates.order_by(*_fixture_order_by()).values("id")[:limit]
     rounds: dict[int, int | None] = {}
     seats: dict[int, list[tuple[int, str]]] = {}
     firsts: dict[int, int] = {}
@@ -717,7 +716,7 @@ def next_fixtures(
         seats.setdefault(match_id, []).append((team_id, name))
         firsts.setdefault(team_id, match_id)
     missing = entrants - firsts.keys()
-    if missing and len(rounds) == len(entrants):  # the prefix was full: the rest are further on
+    if missing and len(rounds) == limit:  # the prefix was full: the rest are further on
         beyond = list(
             MatchTeam.objects.filter(match__in=scheduled, team_id__in=missing)
             .annotate(row=Window(RowNumber(), partition_by=[F("team_id")], order_by=_fixture_order_by("match__")))

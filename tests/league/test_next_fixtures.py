@@ -78,3 +78,24 @@ def test_at_the_end_of_a_season_the_few_fixtures_left_are_read_whole():
         found = {t: (f.pk, f.round_number, f.opponents) for t, f in selectors.next_fixtures(season, teams).items()}
     assert found == expected(season) and set(found) == set(last.sides.values_list("team_id", flat=True))
     assert len(queries) == 1  # the table's teams given, the prefix held every fixture left: no window
+
+
+def test_a_page_team_the_full_prefix_does_not_reach_is_found_beyond_it():
+    """A page of the table (``teams`` a subset): the prefix holds two fixtures a team of it. When
+    it is full of one team's fixtures and another's next lies further on (it played ahead), that
+    team is looked for beyond it, as the whole season's call finds it."""
+    season = make_season(8, format=Season.Format.ROUND_ROBIN)
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+    ahead = Match.objects.filter(season=season, round_number=1).order_by("pk").first().sides.first().team_id
+    met = set()
+    for match in Match.objects.filter(season=season, round_number__lte=5, sides__team_id=ahead):
+        met |= set(match.sides.values_list("team_id", flat=True))
+        play(match, 3, 1)
+    # one it has not met yet: all its fixtures of rounds 1 to 5 are still to play, before ahead's next
+    other = next(t for t in season.entries.order_by("team_id").values_list("team_id", flat=True) if t not in met)
+    with CaptureQueriesContext(connection) as queries:
+        found = {t: (f.pk, f.round_number, f.opponents) for t, f in selectors.next_fixtures(season, [ahead, other]).items()}
+    whole = expected(season)
+    assert found == {ahead: whole[ahead], other: whole[other]}
+    assert found[ahead][1] == 6 and found[other][1] == 1
+    assert len(queries) == 3  # the prefix (four of other's), the window for ahead, its sides' names
