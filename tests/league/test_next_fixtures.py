@@ -94,7 +94,9 @@ def test_a_page_team_the_full_prefix_does_not_reach_is_found_beyond_it():
     # one it has not met yet: all its fixtures of rounds 1 to 5 are still to play, before ahead's next
     other = next(t for t in season.entries.order_by("team_id").values_list("team_id", flat=True) if t not in met)
     with CaptureQueriesContext(connection) as queries:
-        found = {t: (f.pk, f.round_number, f.opponents) for t, f in selectors.next_fixtures(season, [ahead, other]).items()}
+        found = {
+            t: (f.pk, f.round_number, f.opponents) for t, f in selectors.next_fixtures(season, [ahead, other]).items()
+        }
     whole = expected(season)
     assert found == {ahead: whole[ahead], other: whole[other]}
     assert found[ahead][1] == 6 and found[other][1] == 1
