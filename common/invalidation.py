@@ -106,13 +106,40 @@ def versions(scopes: Iterable[str]) -> dict[str, int]:
     wanted = sorted({ALL, *scopes})
     keys = {version_key(s): s for s in wanted}
     found = cache.get_many(list(keys))
-    missing = [k for k in keys if k not in found]
+    missing = [keys[k] for k in keys if k not in found]
+    current = {keys[k]: int(v) for k, v in found.items()}
     if missing:
-        start = time.time_ns()
-        for k in missing:
-            cache.add(k, start, timeout=VERSION_SECONDS)
-        found.update(cache.get_many(missing))
-    return {keys[k]: int(v) for k, v in found.items()}
+        current.update(_start(missing))
+    return current
+
+
+#: One round trip that starts missing versions: each key's version, a missing one set to ARGV[1]
+#: (time_ns) for ARGV[2] seconds first (a script runs alone: no other client starts it between).
+_START_SCRIPT = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  out[i] = redis.call('GET', key)
+  if not out[i] then redis.call('SET', key, ARGV[1], 'EX', ARGV[2]); out[i] = ARGV[1] end
+end
+return out
+"""
+
+
+def _start(scopes: list[str]) -> dict[str, int]:
+    """The versions of ``scopes``, each missing one started now: one round trip on Redis (after an
+    eviction or a restart every block a page shows finds its versions missing), else one
+    ``cache.add`` each."""
+    start = time.time_ns()
+    backend = _redis()
+    if backend is not None:
+        made = [cache.make_key(version_key(s)) for s in scopes]
+        client = backend.get_client(made[0], write=True)
+        current = client.eval(_START_SCRIPT, len(made), *made, start, VERSION_SECONDS)
+        return {s: int(v) for s, v in zip(scopes, current, strict=True)}
+    for s in scopes:
+        cache.add(version_key(s), start, timeout=VERSION_SECONDS)
+    found = cache.get_many([version_key(s) for s in scopes])
+    return {s: int(found[version_key(s)]) for s in scopes if version_key(s) in found}
 
 
 def version(scope: str) -> int:
@@ -181,7 +208,7 @@ def lookup(key: str, scopes: Iterable[str] = ()) -> tuple[object | None, dict[st
         hit, value, current = backend.get_client(made[0]).eval(_LOOKUP_SCRIPT, len(made), *made, cache.make_key(key))
         known = {s: int(v) for s, v in zip(wanted, current, strict=True) if v is not None}
         if len(known) < len(wanted):
-            known = versions(wanted)
+            known.update(_start([s for s in wanted if s not in known]))
         return (backend._serializer.loads(value) if hit else None), known
     entry = cache.get(key)
     value = None

@@ -270,7 +270,7 @@ JOB_MAX_RESTARTS = int(os.environ.get("JOB_MAX_RESTARTS", "3"))
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "common.rediscache.RedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": os.environ.get("CACHE_KEY_PREFIX", "moonlight"),
         }

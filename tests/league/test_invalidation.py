@@ -98,7 +98,7 @@ def test_over_redis_a_result_in_league_a_leaves_league_bs_table_warm(settings, r
 
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "common.rediscache.RedisCache",
             "LOCATION": django_settings.TEST_REDIS_URLS["page_cache"],  # a database of these tests' own
             "KEY_PREFIX": "invalidation-test",
         }

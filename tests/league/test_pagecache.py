@@ -100,7 +100,7 @@ def test_a_celery_task_bumps_the_version_when_it_writes():
 def test_pages_render_when_the_cache_is_down(settings):
     """Redis (the cache in production) stopped: pages are served uncached, writes still work."""
     settings.CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}
+        "default": {"BACKEND": "common.rediscache.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}
     }  # nothing listens on port 1
     owner = UserFactory()
     team = make_team("tora", owner=owner)

@@ -21,7 +21,7 @@ def redis_cache(settings, redis_url):
     settings.PAGE_CACHE_SECONDS = 300
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "common.rediscache.RedisCache",
             "LOCATION": django_settings.TEST_REDIS_URLS["page_cache"],  # a database of these tests' own
             "KEY_PREFIX": "pagecache-redis-test",
         }
@@ -103,6 +103,69 @@ def test_an_entry_is_served_while_its_versions_stand_and_the_one_trip_lookup_see
     client = cache._cache.get_client()
     for scope in (invalidation.team(1), invalidation.match(9)):
         assert 0 < client.ttl(cache.make_key(invalidation.version_key(scope))) <= invalidation.VERSION_SECONDS
+
+
+def test_versions_evicted_all_at_once_start_again_in_one_more_round_trip(redis_cache, redis_commands):
+    """After the cache was emptied (a restart, an eviction) every block finds its versions missing:
+    the lookup starts them in one more round trip (it was one ``SET NX`` each and a read), at one
+    number each that every later reader is given; ``versions`` reads, then starts what is missing in
+    one round trip; a version already there is never moved by a start."""
+    from common import invalidation
+
+    scopes = [invalidation.team(1), invalidation.season(2), invalidation.league(3), invalidation.match(4)]
+    invalidation.bump([invalidation.match(4)])
+    kept = invalidation.versions([invalidation.match(4)])[invalidation.match(4)]
+    redis_commands.clear()
+    value, started = invalidation.lookup("page-z", scopes)
+    assert value is None and redis_commands == ["EVAL", "EVAL"]
+    assert set(started) == {invalidation.ALL, *scopes} and started[invalidation.match(4)] == kept
+    redis_commands.clear()
+    assert invalidation.lookup("page-z", scopes)[1] == started
+    assert redis_commands == ["EVAL"]
+    for scope in scopes[:3]:
+        cache.delete(invalidation.version_key(scope))
+    redis_commands.clear()
+    again = invalidation.versions(scopes)
+    assert redis_commands == ["MGET", "EVAL"]
+    assert again[invalidation.match(4)] == kept and again[invalidation.ALL] == started[invalidation.ALL]
+    assert all(again[s] > started[s] for s in scopes[:3])  # a number no entry was stored under
+    client = cache._cache.get_client()
+    for scope in scopes[:3]:
+        assert 0 < client.ttl(cache.make_key(invalidation.version_key(scope))) <= invalidation.VERSION_SECONDS
+    assert invalidation.versions(scopes) == again
+
+
+def test_the_cache_keeps_one_redis_client_a_server(redis_cache, monkeypatch):
+    """common/rediscache.py: Django's backend made a ``redis.Redis`` (and its table of response
+    callbacks) for every command; the project's makes none once it has its client."""
+    import redis
+
+    cache.set("client-x", 1)
+    made = []
+    original = redis.Redis.__init__
+
+    def counted(self, *args, **kwargs):
+        made.append(1)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.Redis, "__init__", counted)
+    for _ in range(3):
+        assert cache.get("client-x") == 1
+        cache.set("client-y", 2, 60)
+        assert cache.get_many(["client-x", "client-y"]) == {"client-x": 1, "client-y": 2}
+    assert made == []
+    assert cache._cache.get_client() is cache._cache.get_client("any key", write=True)
+
+
+def test_with_replicas_writes_go_to_the_first_server_and_reads_to_the_others():
+    """Django's rule for several servers is kept: one client each, the first's for writes."""
+    from common.rediscache import ReusedClientRedisCacheClient
+
+    client = ReusedClientRedisCacheClient(["redis://127.0.0.1:1/14", "redis://127.0.0.1:1/15"])  # nothing connects
+    write = client.get_client(write=True)
+    assert write.connection_pool.connection_kwargs["db"] == 14
+    assert client.get_client().connection_pool.connection_kwargs["db"] == 15
+    assert client.get_client() is client.get_client() and client.get_client(write=True) is write
 
 
 def test_the_page_cache_stands_before_sessions_and_authentication():
