@@ -454,7 +454,10 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season = _season(slug, number, count_entries=True)
     depends(request, *season_scopes(season))
     is_master = is_league_master(request.user, season.league)
-    bracket = list(season.bracket_slots.values_list("round_number", "winner_id"))  # a few rows
+    # the master's panel (the schedule's runs, the playoffs' and the simulations' forms) alone reads
+    # the bracket and the runs: a member's or a visitor's page reads neither
+    panel = is_master and not season.is_finished
+    bracket = list(season.bracket_slots.values_list("round_number", "winner_id")) if panel else []  # a few rows
     # The whole ranking is read at most once a request, by whichever of the table's page and the
     # member's line is not in the cache (both need every row's position).
     ranking = functools.cache(lambda: selectors.table_ranking(season))
@@ -481,10 +484,10 @@ def season_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             tie_breaker_choices(season.league.game).get(t, TIE_BREAKER_CHOICES.get(t, t))
             for t in season.tie_breaker_list
         ],
-        "runs": list(season.schedule_runs.order_by("-id")[:5]),
+        "runs": list(season.schedule_runs.order_by("-id")[:5]) if panel else [],
         "has_bracket": bool(bracket),
     }
-    if is_master and not season.is_finished:
+    if panel:
         context["schedule_forms"] = _schedule_forms(season)
         if bracket and not _final_decided(bracket):  # after the final: nothing to advance
             context["advance_form"] = SimpleActionForm(

@@ -262,6 +262,33 @@ def test_season_table_and_fixtures_pages_have_bounded_queries(n, client, django_
     assert "2 – 2" in html
 
 
+def test_only_the_masters_season_page_reads_the_bracket_and_the_schedule_runs(client):
+    """The runs and the bracket feed the master's panel alone (the schedule, the playoffs and the
+    simulations' forms): a member's page and a visitor's read neither, and the master's shows them."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    season = make_season(4, playoff_teams=4)
+    generate(season, ScheduleRun.Kind.ROUND_ROBIN)
+
+    def tables_read(user) -> tuple[set[str], str]:
+        client.logout()
+        if user is not None:
+            login(client, user)
+        with CaptureQueriesContext(connection) as ctx:
+            page = client.get(season.get_absolute_url())
+        assert page.status_code == 200
+        sql = " ".join(q["sql"] for q in ctx.captured_queries)
+        return {t for t in ("league_schedulerun", "league_bracketslot") if f'"{t}"' in sql}, page.content.decode()
+
+    member_reads, member_page = tables_read(season.entries.first().team.owner)
+    visitor_reads, _ = tables_read(None)
+    master_reads, master_page = tables_read(season.league.master)
+    assert member_reads == set() and visitor_reads == set()
+    assert master_reads == {"league_schedulerun", "league_bracketslot"}
+    assert "Recent schedule runs" in master_page and "Recent schedule runs" not in member_page
+
+
 def test_swiss_and_weekly_next_round_from_the_season_page(client, django_capture_on_commit_callbacks):
     season = make_season(4, format=Season.Format.SWISS, swiss_rounds=2)
     login(client, season.league.master)
