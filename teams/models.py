@@ -248,7 +248,8 @@ class TreasuryEntry(models.Model):
         CORRECTION = "correction", "Correction by the master"
         VOID = "void", "Voided result"
 
-    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="ledger")
+    # indexed with the entry's id (``Meta.indexes``): a team's lines in order, its latest first
+    team = models.ForeignKey(Team, on_delete=models.CASCADE, related_name="ledger", db_index=False)
     amount = models.IntegerField()
     reason = models.CharField(max_length=12, choices=Reason.choices)
     note = SingleLineField(max_length=200, blank=True)
@@ -264,6 +265,10 @@ class TreasuryEntry(models.Model):
     class Meta:
         ordering = ["team", "id"]
         verbose_name_plural = "treasury entries"
+        # A team's lines by id: the scroll's latest eight and the ledger's pages read a few index
+        # entries. With the team's index alone PostgreSQL walked the primary key backwards past
+        # every other team's newer lines (44,000 at 64 teams: 6 ms for eight rows).
+        indexes = [models.Index(fields=["team", "id"], name="ledger_team_id_idx")]
         constraints = [
             models.CheckConstraint(condition=models.Q(balance_after__gte=0), name="ledger_balance_not_negative"),
         ]
