@@ -72,6 +72,11 @@ def _page_number(value: str) -> str | None:
     return "" if int(value) == 1 else str(int(value))  # page 1 is the page without a number
 
 
+def _page_number_kept(value: str) -> str | None:
+    """:func:`_page_number` for a list whose page without a number is not page 1."""
+    return None if _page_number(value) is None else str(int(value))
+
+
 def _exactly(*allowed: str) -> Callable[[str], str | None]:
     return lambda value: value if value in allowed else None
 
@@ -86,6 +91,8 @@ QUERY_PARAMETERS: dict[str, dict[str, Callable[[str], str | None]]] = {
     # the page of the league table (league.views.table_page_asked): past the table's last page the
     # view answers the last, so a value up to MAX_CACHED_PAGE is at worst a copy of it
     "league:season_detail": {"table": _page_number},
+    # a page of the fixtures; without the parameter the round being played, so page 1 is its own
+    "league:season_fixtures": {"page": _page_number_kept},
 }
 #: Pages whose query string is a whole form (the odds calculator): cached only without one.
 UNCACHED_WITH_QUERY = {"rules:odds"}

@@ -601,28 +601,132 @@ def season_round_dates(season: Season) -> dict[tuple[str, int], Round]:
     return {(r.stage, r.round_number): r for r in Round.objects.filter(season=season)}
 
 
-def season_rounds(season: Season, *, today: dt.date | None = None) -> list[RoundGroup]:
+RoundKey = tuple[str, int | None]
+
+
+def _rounds_q(keys: Iterable[RoundKey]) -> Q:
+    """The fixtures (or byes) of the rounds ``keys`` ((stage, round number); None: arranged games)."""
+    q = Q(pk__in=[])
+    for stage, number in keys:
+        q |= Q(stage=stage, round_number=number) if number is not None else Q(stage=stage, round_number__isnull=True)
+    return q
+
+
+def _round_order(stage: str, number: int | None) -> tuple:
+    """The fixtures' order of rounds: regular rounds, arranged games, then the playoff rounds."""
+    playoff = playoff_round(stage)
+    return (playoff is not None, playoff or 0, number is None, number or 0)
+
+
+def season_rounds(
+    season: Season, *, today: dt.date | None = None, keys: Collection[RoundKey] | None = None
+) -> list[RoundGroup]:
     """Fixtures grouped by round (regular rounds, arranged games, playoff rounds), with byes, the
-    rounds' dates and each fixture's inherited dates and overdue flag (``fixture_dates``)."""
+    rounds' dates and each fixture's inherited dates and overdue flag (``fixture_dates``); with
+    ``keys``, of those rounds alone (a page of the fixtures, :func:`fixtures_page`)."""
     today = today or timezone.localdate()
     dates = season_round_dates(season)
     groups: dict[tuple[str, int | None], RoundGroup] = {}
-    for match in season_matches(season):
+    matches = season_matches(season)
+    byes = Bye.objects.filter(season=season)
+    if keys is not None:
+        matches, byes = matches.filter(_rounds_q(keys)), byes.filter(_rounds_q(keys))
+    for match in matches:
         key = (match.stage, match.round_number)
         fixture_dates(match, dates.get(key), today)
         groups.setdefault(key, RoundGroup(stage=match.stage, round_number=match.round_number)).matches.append(match)
-    for bye in Bye.objects.filter(season=season).select_related("team"):
+    for bye in byes.select_related("team"):
         key = (bye.stage, bye.round_number)
         groups.setdefault(key, RoundGroup(stage=bye.stage, round_number=bye.round_number)).byes.append(bye)
     for key, group in groups.items():
         rnd = dates.get(key)
         if rnd is not None:
             group.starts_on, group.deadline = rnd.starts_on, rnd.deadline
+    return sorted(groups.values(), key=lambda g: _round_order(g.stage, g.round_number))
 
-    def order(g: RoundGroup):
-        return (g.is_playoff, g.playoff_round or 0, g.round_number is None, g.round_number or 0)
 
-    return sorted(groups.values(), key=order)
+#: The most lines (fixtures and byes) a page of a season's fixtures holds: whole rounds, as many as
+#: fit (a round with more is a page of its own; a round holds at most half the entrants' fixtures).
+FIXTURES_PAGE_SIZE = 64
+#: The fixtures still to be decided (played, confirmed or settled): the round a page opens on.
+UNDECIDED = (Match.Status.SCHEDULED, Match.Status.SUBMITTED, Match.Status.DISPUTED)
+
+
+@dataclass(frozen=True)
+class FixturesPage:
+    """A page of the season's fixtures: its rounds, its number (1 to ``count``), and the first and
+    last round's titles of every page (for the pager)."""
+
+    rounds: list[RoundGroup]
+    number: int
+    count: int
+    titles: list[tuple[str, str]]
+
+    @property
+    def has_previous(self) -> bool:
+        return self.number > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.number < self.count
+
+
+def fixtures_pages(season: Season) -> tuple[list[list[RoundKey]], int]:
+    """The season's rounds cut into pages of whole rounds (:data:`FIXTURES_PAGE_SIZE` lines at
+    most, a larger round alone), and the page (from 1) of the first round with a fixture still to
+    be decided (1 when none is): two grouped counts, over the rounds' index."""
+    lines: dict[RoundKey, int] = {}
+    current: RoundKey | None = None
+    counts = (
+        Match.objects.filter(season=season)
+        .order_by()
+        .values_list("stage", "round_number")
+        .annotate(n=Count("*"), undecided=Count("status", filter=Q(status__in=UNDECIDED)))
+    )
+    undecided = set()
+    for stage, number, n, open_ in counts:
+        lines[(stage, number)] = n
+        if open_:
+            undecided.add((stage, number))
+    for stage, number, n in (
+        Bye.objects.filter(season=season).order_by().values_list("stage", "round_number").annotate(n=Count("*"))
+    ):
+        lines[(stage, number)] = lines.get((stage, number), 0) + n
+    pages: list[list[RoundKey]] = []
+    size = FIXTURES_PAGE_SIZE + 1
+    opens_on = 1
+    for key in sorted(lines, key=lambda k: _round_order(*k)):
+        if size + lines[key] > FIXTURES_PAGE_SIZE:
+            pages.append([])
+            size = 0
+        pages[-1].append(key)
+        size += lines[key]
+        if current is None and key in undecided:
+            current, opens_on = key, len(pages)
+    return pages, opens_on
+
+
+def fixtures_page(season: Season, page: int | None, *, today: dt.date | None = None) -> FixturesPage:
+    """Page ``page`` of the season's fixtures (clamped to the pages there are; None: the page of
+    the first round still being played, where a club night starts), in four queries whatever the
+    season's size (the rounds' counts, their dates, the page's fixtures and sides, its byes)."""
+    pages, opens_on = fixtures_pages(season)
+    count = max(1, len(pages))
+    number = opens_on if page is None else min(max(page, 1), count)
+    rounds = season_rounds(season, today=today, keys=pages[number - 1]) if pages else []
+    titles = [(_round_title(keys[0]), _round_title(keys[-1])) for keys in pages]
+    return FixturesPage(rounds=rounds, number=number, count=count, titles=titles)
+
+
+def _round_title(key: RoundKey) -> str:
+    return RoundGroup(stage=key[0], round_number=key[1]).title
+
+
+def fixtures_page_of(season: Season, match: Match) -> int:
+    """The page of the season's fixtures that lists ``match`` (its round's)."""
+    pages, _ = fixtures_pages(season)
+    key = (match.stage, match.round_number)
+    return next((i for i, keys in enumerate(pages, start=1) if key in keys), 1)
 
 
 def _fixture_order(match: Match) -> tuple:

@@ -432,11 +432,12 @@ def _final_decided(slots: list[tuple[int, int | None]]) -> bool:
 _TABLE_PAGE_DIGITS = 9
 
 
-def table_page_asked(request: HttpRequest) -> int:
-    """The page of the league table ``?table=<n>`` asks for: a positive whole number, else 1 (no
-    parameter, ``abc``, ``-1``, ``0``); a number past the table's last page is clamped to it by the
-    caller (``selectors.clamp_page``), so no value answers anything but a page of the table."""
-    value = request.GET.get("table", "")
+def table_page_asked(request: HttpRequest, parameter: str = "table") -> int:
+    """The page of the league table ``?table=<n>`` asks for (or of another list, by its
+    ``parameter``): a positive whole number, else 1 (no parameter, ``abc``, ``-1``, ``0``); a
+    number past the list's last page is clamped to it by the caller (``selectors.clamp_page``), so
+    no value answers anything but a page of the list."""
+    value = request.GET.get(parameter, "")
     if not (value.isascii() and value.isdigit()):
         return 1
     if len(value.lstrip("0")) > _TABLE_PAGE_DIGITS:
@@ -604,15 +605,26 @@ def season_desk(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def season_fixtures(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     season = _season(slug, number)
     depends(request, *season_scopes(season))
-    rounds = selectors.season_rounds(season)
-    choosable = {m.pk for r in rounds for m in r.matches if can_set_challenge(request.user, m)}
+    # A page of whole rounds; without ?page= the one the season is playing (or page 1 when every
+    # fixture is decided): a club night opens on its round, not on round 1 of 63.
+    asked = table_page_asked(request, "page") if "page" in request.GET else None
+    page = selectors.fixtures_page(season, asked)
+    choosable = {m.pk for r in page.rounds for m in r.matches if can_set_challenge(request.user, m)}
     return render(
         request,
         "league/season_fixtures.html",
         {
             "season": season,
             "league": season.league,
-            "rounds": rounds,
+            "rounds": page.rounds,
+            "page": page,
+            "size": selectors.FIXTURES_PAGE_SIZE,
+            "pager": [
+                (n, f"{_fixtures_url(season)}?page={n}", *page.titles[n - 1]) if n else (None, "", "", "")
+                for n in _page_window(page.number, page.count)
+            ]
+            if page.count > 1
+            else [],
             "choosable": choosable,
             "is_master": is_league_master(request.user, season.league),
         },
@@ -780,8 +792,8 @@ def fixture_create(request: HttpRequest, slug: str, number: int) -> HttpResponse
         names = [side.team.name for side in match.sides.select_related("team").order_by("slot")]
         return f"{', '.join(names[:-1])} {'and' if tables else 'v'} {names[-1]} is on the fixture list."
 
-    if submit_form(request, form, arrange, arranged):
-        return redirect("league:season_fixtures", slug=slug, number=number)
+    if done := submit_form(request, form, arrange, arranged):
+        return redirect(_fixtures_url(season, done.result))  # the page listing the new game
     return render(
         request, "league/form.html", {"form": form, "title": f"Arrange a game — {season.name}", "league": season.league}
     )
@@ -807,7 +819,7 @@ def fixture_challenge(request: HttpRequest, pk: int) -> HttpResponse:
         lambda _: f"The challenge is {match.challenge.name}.",
     ):
         if match.season_id:
-            return redirect("league:season_fixtures", slug=match.season.league.slug, number=match.season.number)
+            return redirect(_fixtures_url(match.season, match))
         return redirect("home")
     return render(
         request, "league/fixture_challenge.html", {"match": match, "form": form, "sides": list(match.sides.all())}
@@ -833,8 +845,10 @@ def _managed_fixture(request: HttpRequest, pk: int) -> Match:
     return match
 
 
-def _fixtures_url(season: Season) -> str:
-    return reverse("league:season_fixtures", kwargs={"slug": season.league.slug, "number": season.number})
+def _fixtures_url(season: Season, match: Match | None = None) -> str:
+    """The season's fixtures (the page the season is playing); with ``match``, the page listing it."""
+    url = reverse("league:season_fixtures", kwargs={"slug": season.league.slug, "number": season.number})
+    return url if match is None else f"{url}?page={selectors.fixtures_page_of(season, match)}"
 
 
 def _action_page(request: HttpRequest, match: Match, title: str, **context) -> HttpResponse:
