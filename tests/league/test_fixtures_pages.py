@@ -55,6 +55,11 @@ def test_a_page_holds_whole_rounds_and_opens_on_the_round_being_played(client, s
     assert rounds_shown(fixtures(client, season, "?page=-3")[0]) == [1, 2]
     match = Match.objects.filter(season=season, round_number=9).first()
     assert selectors.fixtures_page_of(season, match) == 5
+    # a game arranged or a challenge set sends the player back to the page listing it
+    from league.views import _fixtures_url
+
+    assert _fixtures_url(season, match).endswith("/fixtures/?page=5")
+    assert rounds_shown(fixtures(client, season, "?page=5")[0]) == [9, 10]
 
 
 def test_every_fixture_decided_opens_on_the_first_page_and_no_fixtures_says_so(client, small_pages):
