@@ -671,10 +671,11 @@ class FixturesPage:
         return self.number < self.count
 
 
-def fixtures_pages(season: Season) -> tuple[list[list[RoundKey]], int]:
-    """The season's rounds cut into pages of whole rounds (:data:`FIXTURES_PAGE_SIZE` lines at
-    most, a larger round alone), and the page (from 1) of the first round with a fixture still to
-    be decided (1 when none is): two grouped counts, over the rounds' index."""
+def fixtures_pages(season: Season, size: int | None = None) -> tuple[list[list[RoundKey]], int]:
+    """The season's rounds cut into pages of whole rounds (``size`` lines at most, by default
+    :data:`FIXTURES_PAGE_SIZE`; a larger round alone), and the page (from 1) of the first round
+    with a fixture still to be decided (1 when none is): two grouped counts, over the rounds' index."""
+    most = FIXTURES_PAGE_SIZE if size is None else size
     lines: dict[RoundKey, int] = {}
     current: RoundKey | None = None
     counts = (
@@ -693,24 +694,27 @@ def fixtures_pages(season: Season) -> tuple[list[list[RoundKey]], int]:
     ):
         lines[(stage, number)] = lines.get((stage, number), 0) + n
     pages: list[list[RoundKey]] = []
-    size = FIXTURES_PAGE_SIZE + 1
+    held = most + 1
     opens_on = 1
     for key in sorted(lines, key=lambda k: _round_order(*k)):
-        if size + lines[key] > FIXTURES_PAGE_SIZE:
+        if held + lines[key] > most:
             pages.append([])
-            size = 0
+            held = 0
         pages[-1].append(key)
-        size += lines[key]
+        held += lines[key]
         if current is None and key in undecided:
             current, opens_on = key, len(pages)
     return pages, opens_on
 
 
-def fixtures_page(season: Season, page: int | None, *, today: dt.date | None = None) -> FixturesPage:
+def fixtures_page(
+    season: Season, page: int | None, *, today: dt.date | None = None, size: int | None = None
+) -> FixturesPage:
     """Page ``page`` of the season's fixtures (clamped to the pages there are; None: the page of
-    the first round still being played, where a club night starts), in four queries whatever the
-    season's size (the rounds' counts, their dates, the page's fixtures and sides, its byes)."""
-    pages, opens_on = fixtures_pages(season)
+    the first round still being played, where a club night starts; ``size``: as
+    :func:`fixtures_pages`), in six queries whatever the season's size (the rounds' two counts,
+    their dates, the page's fixtures and sides, its byes)."""
+    pages, opens_on = fixtures_pages(season, size)
     count = max(1, len(pages))
     number = opens_on if page is None else min(max(page, 1), count)
     rounds = season_rounds(season, today=today, keys=pages[number - 1]) if pages else []
