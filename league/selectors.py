@@ -648,7 +648,8 @@ def season_rounds(
 #: The most lines (fixtures and byes) a page of a season's fixtures holds: whole rounds, as many as
 #: fit (a round with more is a page of its own; a round holds at most half the entrants' fixtures).
 FIXTURES_PAGE_SIZE = 64
-#: The fixtures still to be decided (played, confirmed or settled): the round a page opens on.
+#: A fixture still to be decided (still to be played, confirmed or settled): the first round holding one
+#: is the one the fixtures page opens on.
 UNDECIDED = (Match.Status.SCHEDULED, Match.Status.SUBMITTED, Match.Status.DISPUTED)
 
 

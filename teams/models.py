@@ -267,7 +267,7 @@ class TreasuryEntry(models.Model):
         verbose_name_plural = "treasury entries"
         # A team's lines by id: the scroll's latest eight and the ledger's pages read a few index
         # entries. With the team's index alone PostgreSQL walked the primary key backwards past
-        # every other team's newer lines (44,000 at 64 teams: 6 ms for eight rows).
+        # every other team's newer lines (44,000 in the bench database: 6 ms for eight rows).
         indexes = [models.Index(fields=["team", "id"], name="ledger_team_id_idx")]
         constraints = [
             models.CheckConstraint(condition=models.Q(balance_after__gte=0), name="ledger_balance_not_negative"),
