@@ -198,13 +198,19 @@ def opponents_met(season: Season) -> dict[int, tuple[int, ...]]:
 SCHEDULE_STRENGTH = (standings.TieBreaker.BUCHHOLZ, standings.TieBreaker.OPPONENTS_WIN_PERCENTAGE)
 
 
-def rank_rows(rows: list[TableRow], tie_breakers: Iterable[str], h2h: dict[tuple[int, int], int]) -> list[TableRow]:
+def rank_rows(
+    rows: list[TableRow],
+    tie_breakers: Iterable[str],
+    h2h: dict[tuple[int, int], int],
+    figures: list[standings.Standing] | None = None,
+) -> list[TableRow]:
     """The rows in table order (``rules.engine.standings.rank``: league points, then each
-    tie-breaker in turn), with their positions set. An unknown tie-breaker raises ValueError."""
+    tie-breaker in turn), with their positions set; ``figures`` the rows' own ``standing()``s
+    when the caller made them. An unknown tie-breaker raises ValueError."""
     by_team = {row.team.pk: row for row in rows}
-    ranked = [
-        by_team[s.team_id] for s in standings.rank([row.standing() for row in rows], tie_breakers, head_to_head=h2h)
-    ]
+    if figures is None:
+        figures = [row.standing() for row in rows]
+    ranked = [by_team[s.team_id] for s in standings.rank(figures, tie_breakers, head_to_head=h2h)]
     for i, row in enumerate(ranked, start=1):
         row.position = i
     return ranked
@@ -312,9 +318,10 @@ def _ranked(season: Season, rows: list[TableRow]) -> list[TableRow]:
         met = opponents_met(season)
         for row in rows:
             row.opponents = met.get(row.team.pk, ())
-    groups = standings.head_to_head_groups([row.standing() for row in rows], tie_breakers)
+    figures = [row.standing() for row in rows]  # made once, read by both
+    groups = standings.head_to_head_groups(figures, tie_breakers)
     h2h = head_to_head(season, groups) if groups else {}
-    return rank_rows(rows, tie_breakers, h2h)
+    return rank_rows(rows, tie_breakers, h2h, figures)
 
 
 def _places_shown(season: Season) -> bool:
@@ -368,6 +375,11 @@ _SHOWN = (
 )
 
 
+#: The stored standings the ranking reads, in the order its rows unpack them (every one of
+#: ``SeasonEntry.STANDING_FIELDS``: tests/league/test_standings.py).
+_RANKING_STANDINGS = ("played", "won", "drawn", "lost", "points_for", "points_against", "points", "byes")
+
+
 def table_ranking(season: Season) -> list[TableRow]:
     """The season's table order, lean: every entry's stored standings and what its row shows as
     plain values (one query, :data:`_SHOWN`), ranked as :func:`league_table` ranks them. The
@@ -379,14 +391,29 @@ def table_ranking(season: Season) -> list[TableRow]:
         SeasonEntry.objects.filter(season=season)
         .annotate(rated=FilteredRelation("team__strength_ratings", condition=Q(team__strength_ratings__system=system)))
         .order_by("id")
-        .values_list("team_id", "team__name", "team__owner_id", *SeasonEntry.STANDING_FIELDS, *_SHOWN)
+        .values_list(
+            "team_id",
+            "team__name",
+            "team__owner_id",
+            *_RANKING_STANDINGS,
+            *_SHOWN,
+        )
     )
-    fields = SeasonEntry.STANDING_FIELDS
-    rows = []
-    for team_id, name, owner_id, *values in entries:
-        standing = dict(zip(fields, values[: len(fields)], strict=True))
-        shown = tuple(values[len(fields) :])
-        rows.append(TableRow(team=RankedTeam(team_id, name, owner_id, shown), rating=shown[0], **standing))
+    rows = [
+        TableRow(
+            team=RankedTeam(team_id, name, owner_id, tuple(shown)),
+            played=played,
+            won=won,
+            drawn=drawn,
+            lost=lost,
+            points_for=points_for,
+            points_against=points_against,
+            points=points,
+            byes=byes,
+            rating=shown[0],
+        )
+        for team_id, name, owner_id, played, won, drawn, lost, points_for, points_against, points, byes, *shown in entries
+    ]
     return _ranked(season, rows)
 
 

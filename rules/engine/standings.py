@@ -211,8 +211,8 @@ def head_to_head_groups(
     before: list[TieBreaker | None] = [None, *criteria[: criteria.index(TieBreaker.HEAD_TO_HEAD)]]
     standings = list(standings)
     whole = _whole(standings, before)
+    keys = [_key(c, (), {}, whole) for c in before]  # none reads the group: made once
     groups: dict[tuple, list[int]] = {}
     for standing in standings:
-        key = tuple(_key(c, (), {}, whole)(standing) for c in before)
-        groups.setdefault(key, []).append(standing.team_id)
+        groups.setdefault(tuple([key(standing) for key in keys]), []).append(standing.team_id)
     return [frozenset(ids) for ids in groups.values() if len(ids) > 1]

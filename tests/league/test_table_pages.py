@@ -21,7 +21,7 @@ from django.urls import reverse
 from common import fragments
 from common.dbstats import count_rows
 from league import selectors
-from league.models import ScheduleRun, Season
+from league.models import ScheduleRun, Season, SeasonEntry
 from matches.models import Match
 from rules.engine import standings
 from tests.league.helpers import generate, make_season, play_round
@@ -172,6 +172,9 @@ def test_the_selectors_page_is_its_slice_of_the_ranking_with_what_rows_show(worl
     ranking = selectors.table_ranking(big)
     whole = selectors.league_table(big)
     assert [(r.position, r.team.pk, r.points) for r in ranking] == [(r.position, r.team.pk, r.points) for r in whole]
+    # every stored figure of every row, as the whole table reads it (the ranking unpacks its columns)
+    assert [(r.standing(), r.lost, r.byes) for r in ranking] == [(r.standing(), r.lost, r.byes) for r in whole]
+    assert sorted(selectors._RANKING_STANDINGS) == sorted(SeasonEntry.STANDING_FIELDS)
     page = selectors.table_page(big, 2)
     assert (page.number, page.count, page.first, page.last, page.entries) == (2, 2, SIZE + 1, BIG, BIG)
     assert [r.as_dict() for r in page.rows] == [r.as_dict() for r in whole[SIZE:]]  # owner, clan...
