@@ -9,7 +9,10 @@ Sixteen teams (the six demo clans' legal starting rosters, in turn) play a doubl
 240 matches. Printed:
 
 * engine only: the same 240 fixtures simulated by rules.engine.simulator from the kick-off roster
-  snapshots (no database), matches per second;
+  snapshots (no database), matches per second of CPU time, the median of --engine-rounds passes,
+  at the interpreter's default garbage collector and as the simulation jobs run the engine (the
+  collector's generation-0 threshold raised, common.collector.fewer_collections), alternately;
+  then the same for allowance-maximum rosters;
 * full season: league.services.simulations.simulation_job_run for "the rest of the season" (what the
   Celery task runs, here called in-process: no broker), i.e. kick-off snapshots, the simulator,
   the post-game sequence, the policy's advancement choices, one transaction per match; matches
@@ -24,6 +27,7 @@ import contextlib
 import json
 import os
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -59,6 +63,9 @@ def main() -> None:
     parser.add_argument(
         "--max-roster-matches", type=int, default=120, help="engine-only matches between allowance-maximum rosters"
     )
+    parser.add_argument(
+        "--engine-rounds", type=int, default=3, help="passes of each engine-only workload and collector (median)"
+    )
     parser.add_argument("--json", help="also write the figures to this file (benchmarks/run_all.py)")
     args = parser.parse_args()
 
@@ -92,6 +99,24 @@ class Cpu:
             pid = cursor.fetchone()[0]
         backend = int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
         return time.process_time() + backend
+
+
+def _engine_times(play, rounds: int) -> tuple[float, float]:
+    """The median CPU seconds of ``play()`` at the interpreter's default collector and under the
+    simulation jobs' own (``fewer_collections``, league.services.simulations), ``rounds`` passes
+    of each, alternately (so a machine's slow spell falls on both)."""
+    from common.collector import fewer_collections
+
+    default, job = [], []
+    for _ in range(max(1, rounds)):
+        start = time.process_time()
+        play()
+        default.append(time.process_time() - start)
+        with fewer_collections():
+            start = time.process_time()
+            play()
+            job.append(time.process_time() - start)
+    return statistics.median(default), statistics.median(job)
 
 
 def _run(args) -> None:
@@ -158,11 +183,15 @@ def _run(args) -> None:
         bonuses = rules_league.underdog_bonuses([s.rating for s in sides])
         challenge = simulation.sim_challenge(match.challenge) if match.challenge_id else engine.CHALLENGES["brawl"]
         fixtures.append((simulation.sim_teams(sides), challenge, bonuses))
-    # The engine's rates are CPU time (no database: the process's own), robust to a busy machine.
-    start = time.process_time()
-    for i, (teams, challenge, bonuses) in enumerate(fixtures):
-        engine.simulate_match(teams, challenge, rng=random.Random(f"{args.seed}:{i}"), underdog=bonuses)
-    engine_time = time.process_time() - start
+
+    # The engine's rates are CPU time (no database: the process's own), robust to a busy machine,
+    # each the median of --engine-rounds passes, measured at the interpreter's default collector
+    # and as the simulation jobs run the engine (common.collector.fewer_collections), alternately.
+    def play_fixtures():
+        for i, (teams, challenge, bonuses) in enumerate(fixtures):
+            engine.simulate_match(teams, challenge, rng=random.Random(f"{args.seed}:{i}"), underdog=bonuses)
+
+    engine_time, engine_job_time = _engine_times(play_fixtures, args.engine_rounds)
 
     # Full season with persistence: what the Celery task runs.
     job, _ = simulations.simulation_request(actor=master, scope="season", season=season, seed=args.seed)
@@ -194,7 +223,10 @@ def _run(args) -> None:
 
     n = len(matches)
     print(f"{args.teams} teams, double round robin: {n} matches (setting up the league took {setup:.1f} s)")
-    print(f"engine only, CPU time:    {n / engine_time:6.1f} matches/s ({1000 * engine_time / n:.1f} ms a match)")
+    print(
+        f"engine only, CPU time:    {n / engine_time:6.1f} matches/s ({1000 * engine_time / n:.1f} ms a match); "
+        f"as the jobs run it (fewer collections): {n / engine_job_time:6.1f} matches/s"
+    )
     print(
         f"full season, PostgreSQL:  {job.done / full_time:6.1f} matches/s ({1000 * full_time / job.done:.1f} ms a match, "
         f"{queries[0] / job.done:.1f} SQL queries a match)"
@@ -240,13 +272,16 @@ def _run(args) -> None:
             for k, t in enumerate((home, away))
         ]
         pairs.append((simulation.sim_teams(sides), challenges[i % len(challenges)]))
-    start = time.process_time()
-    for i, (teams, challenge) in enumerate(pairs):
-        engine.simulate_match(teams, challenge, rng=random.Random(f"{args.seed}:max:{i}"))
-    max_time = time.process_time() - start
+
+    def play_pairs():
+        for i, (teams, challenge) in enumerate(pairs):
+            engine.simulate_match(teams, challenge, rng=random.Random(f"{args.seed}:max:{i}"))
+
+    max_time, max_job_time = _engine_times(play_pairs, args.engine_rounds)
     print(
         f"engine only, allowance-maximum rosters ({min(models)}-{max(models)} models a team): "
-        f"{len(pairs) / max_time:6.1f} matches/s ({1000 * max_time / len(pairs):.1f} ms a match)"
+        f"{len(pairs) / max_time:6.1f} matches/s ({1000 * max_time / len(pairs):.1f} ms a match); "
+        f"as the jobs run it: {len(pairs) / max_job_time:6.1f} matches/s"
     )
     if args.json:
         Path(args.json).write_text(
@@ -259,6 +294,9 @@ def _run(args) -> None:
                     "round_by_round_cpu_per_s": rounds_played / round_cpu,
                     "queries_per_match": queries[0] / job.done,
                     "engine_max_roster_per_s": len(pairs) / max_time,
+                    "engine_job_per_s": n / engine_job_time,
+                    "engine_max_roster_job_per_s": len(pairs) / max_job_time,
+                    "engine_rounds": args.engine_rounds,
                     "max_roster_models": [min(models), max(models)],
                 }
             )
