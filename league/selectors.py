@@ -376,7 +376,7 @@ _SHOWN = (
 
 
 #: The stored standings the ranking reads, in the order its rows unpack them (every one of
-#: ``SeasonEntry.STANDING_FIELDS``: tests/league/test_standings.py).
+#: ``SeasonEntry.STANDING_FIELDS``: tests/league/test_table_pages.py).
 _RANKING_STANDINGS = ("played", "won", "drawn", "lost", "points_for", "points_against", "points", "byes")
 
 

@@ -1,6 +1,6 @@
 """The suite's layout: pytest imports test modules by their file name (no packages under tests/),
 so two modules of the same name in different folders stop the whole run at collection. A run of
-one folder does not see it; this test does, whichever folder it runs with."""
+one folder does not see it; this test, in the folder every full run collects, does."""
 
 from collections import defaultdict
 from pathlib import Path
